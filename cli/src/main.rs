@@ -1,1 +1,60 @@
-fn main() {}
+//! `cdma`: the command line of the cdma compressing-DMA generator.
+
+mod codec;
+mod gen;
+mod regress;
+mod sim;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// cdma: an open compressing-DMA engine generator (zero-value compression of DNN activations).
+#[derive(Parser)]
+#[command(name = "cdma", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate the Verilog of the ZVC blocks and a JSON manifest of their ports.
+    Gen(gen::Args),
+    /// Compress a raw tensor file into a cdma frame (golden model).
+    Compress(codec::CompressArgs),
+    /// Decompress a cdma frame back into the raw tensor (golden model).
+    Decompress(codec::DecompressArgs),
+    /// Run one RTL block (Verilated) on a raw tensor file and check it bit for bit.
+    Sim(sim::Args),
+    /// Stream the corpus (and edge tensors) through both Verilated blocks under seeded traffic.
+    Regress(regress::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Gen(a) => gen::run(a),
+        Command::Compress(a) => codec::compress(a),
+        Command::Decompress(a) => codec::decompress(a),
+        Command::Sim(a) => sim::run(a),
+        Command::Regress(a) => regress::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("cdma: error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Errors reach the user as one line of text.
+pub type CliResult = Result<(), String>;
+
+/// Parses `--elem` values.
+pub fn parse_elem(s: &str) -> Result<cdma_model::ElemWidth, String> {
+    let bits: u32 = s
+        .parse()
+        .map_err(|_| format!("element width must be 8, 16 or 32, not {s:?}"))?;
+    cdma_model::ElemWidth::from_bits(bits).map_err(|e| e.to_string())
+}

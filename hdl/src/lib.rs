@@ -1,1 +1,16 @@
-//! placeholder
+//! cdma RTL written with rust-hdl: the ZVC compressor and decompressor, and their Verilog
+//! emission ([`tops`], [`all_tops`]).
+//!
+//! The blocks are generated for three element widths by macros (`…E8`, `…E16`, `…E32`)
+//! because stable Rust has no const-generic width arithmetic (`P·E`, `2P·E`).
+
+pub mod compressor;
+pub mod decompressor;
+pub mod emit;
+pub mod widen;
+
+pub use compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8, COMPRESSOR_PORTS};
+pub use decompressor::{
+    ZvcDecompressorE16, ZvcDecompressorE32, ZvcDecompressorE8, DECOMPRESSOR_PORTS,
+};
+pub use emit::{all_tops, packed_lanes, tops, Dir, Port, Top, BLOCK_ELEMS, COUNT_BITS, ELEM_BITS};

@@ -1,0 +1,66 @@
+//! `cdma compress` / `cdma decompress`: the golden model on files.
+
+use crate::{parse_elem, CliResult};
+use cdma_model::ElemWidth;
+use std::path::PathBuf;
+
+/// Arguments of `cdma compress`.
+#[derive(clap::Args)]
+pub struct CompressArgs {
+    /// Element width in bits (8, 16 or 32).
+    #[arg(long, value_parser = parse_elem, default_value = "32")]
+    elem: ElemWidth,
+    /// Raw little-endian tensor file (a whole number of elements).
+    input: PathBuf,
+    /// Output frame file.
+    output: PathBuf,
+}
+
+/// Arguments of `cdma decompress`.
+#[derive(clap::Args)]
+pub struct DecompressArgs {
+    /// cdma frame file.
+    input: PathBuf,
+    /// Output raw tensor file.
+    output: PathBuf,
+}
+
+fn read(p: &PathBuf) -> Result<Vec<u8>, String> {
+    std::fs::read(p).map_err(|e| format!("cannot read {}: {e}", p.display()))
+}
+
+fn write(p: &PathBuf, data: &[u8]) -> CliResult {
+    std::fs::write(p, data).map_err(|e| format!("cannot write {}: {e}", p.display()))
+}
+
+/// Runs `cdma compress`.
+pub fn compress(a: CompressArgs) -> CliResult {
+    let data = read(&a.input)?;
+    let frame =
+        cdma_model::compress(&data, a.elem).map_err(|e| format!("{}: {e}", a.input.display()))?;
+    write(&a.output, &frame)?;
+    println!(
+        "{} -> {}: {} -> {} bytes, ratio {:.3}x",
+        a.input.display(),
+        a.output.display(),
+        data.len(),
+        frame.len(),
+        data.len() as f64 / frame.len() as f64
+    );
+    Ok(())
+}
+
+/// Runs `cdma decompress`.
+pub fn decompress(a: DecompressArgs) -> CliResult {
+    let frame = read(&a.input)?;
+    let data = cdma_model::decompress(&frame).map_err(|e| format!("{}: {e}", a.input.display()))?;
+    write(&a.output, &data)?;
+    println!(
+        "{} -> {}: {} -> {} bytes",
+        a.input.display(),
+        a.output.display(),
+        frame.len(),
+        data.len()
+    );
+    Ok(())
+}
