@@ -19,6 +19,28 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// Verilator arguments of every top (besides prefix, top module and paths). Part of the cache
+/// key of the verilated model.
+const VERILATOR_ARGS: &[&str] = &[
+    "--cc",
+    "-O3",
+    "--trace",
+    // Lint is the HDL side's job (`verilator --lint-only -Wall` with its waiver file); the
+    // bridge must not refuse a model over a style warning. Warnings are still shown.
+    "-Wno-fatal",
+];
+
+/// C++ flags and defines of every compiled unit (besides -O2 and include paths). Part of every
+/// cache key. The defines are the ones Verilator's own makefile passes for a VCD-traced model.
+const CXX_FLAGS: &[&str] = &["-std=gnu++17"];
+const CXX_DEFINES: &[(&str, &str)] = &[
+    ("VM_COVERAGE", "0"),
+    ("VM_SC", "0"),
+    ("VM_TRACE", "1"),
+    ("VM_TRACE_FST", "0"),
+    ("VM_TRACE_VCD", "1"),
+];
+
 /// Message printed when Verilator is missing, so a fresh machine knows what to do.
 const INSTALL_HINT: &str = "install with: apt-get install -y verilator (Verilator >= 5 is required; \
                             set $VERILATOR to use a binary that is not on PATH)";
@@ -90,6 +112,8 @@ struct TopSpec {
 /// A top after verilation: where its files are and its final, checked port list.
 struct Verilated {
     top: TopSpec,
+    /// Cache key of this top's build products.
+    key: String,
     ports: Vec<PortSpec>,
     obj_dir: PathBuf,
     model_cpp: Vec<PathBuf>,
@@ -103,6 +127,9 @@ fn main() {
     println!("cargo:rerun-if-changed=../hdl/Cargo.toml");
     println!("cargo:rerun-if-env-changed=VERILATOR");
     println!("cargo:rerun-if-env-changed=VERILATOR_ROOT");
+    for var in ["CXX", "CXXFLAGS", "CXXSTDLIB"] {
+        println!("cargo:rerun-if-env-changed={var}");
+    }
 
     let out_dir = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let manifest_dir =
@@ -112,11 +139,207 @@ fn main() {
     let tops = all_tops(&manifest_dir);
     check_unique_names(&tops);
 
+    // Build products are cached per unit (the runtime, each model, each shim) under OUT_DIR,
+    // keyed by a fingerprint of everything that goes into them: an edit to one top
+    // re-verilates and recompiles only that top, and the runtime (~15 s of CPU) is compiled
+    // once.
+    let flags = format!("{VERILATOR_ARGS:?} {CXX_FLAGS:?} {CXX_DEFINES:?} -O2");
+    let base_key = [
+        flags.as_str(),
+        verilator.version.as_str(),
+        &verilator.root.display().to_string(),
+        &std::env::var("CXX").unwrap_or_default(),
+        &std::env::var("CXXFLAGS").unwrap_or_default(),
+        &std::env::var("TARGET").unwrap_or_default(),
+    ]
+    .join("\0");
+
+    let cache = cache_root(&out_dir);
+    let _lock = CacheLock::acquire(&cache);
     let mut verilated = Vec::new();
     for top in tops {
-        verilated.push(verilate(&verilator, &out_dir, top));
+        verilated.push(verilate(&verilator, &cache, &base_key, top));
     }
 
+    let t0 = std::time::Instant::now();
+    let mut compiled = Vec::new();
+    let mut rust = String::new();
+    rust_prelude(&mut rust, &verilated);
+    let mut libs = Vec::new();
+    for v in &verilated {
+        let m = &v.top.module;
+        gen_rust(&mut rust, v);
+        // The shim is its own unit: editing the generator recompiles only the small shims,
+        // not the (large) models.
+        let shim = v.obj_dir.join(format!("shim_{m}.cpp"));
+        let text = gen_shim(v);
+        write(&shim, &text);
+        let lib = format!("cdma_vl_shim_{m}");
+        let key = fingerprint(&[&v.key, &text]);
+        if compile_unit(&verilator, &cache, &lib, &key, &[&v.obj_dir], &[shim]) {
+            compiled.push(format!("shim {m}"));
+        }
+        libs.push(lib);
+    }
+    for v in &verilated {
+        let m = &v.top.module;
+        let lib = format!("cdma_vl_model_{m}");
+        if compile_unit(&verilator, &cache, &lib, &v.key, &[&v.obj_dir], &v.model_cpp) {
+            compiled.push(format!("model {m}"));
+        }
+        libs.push(lib);
+    }
+    write(&out_dir.join("tops.rs"), &rust);
+
+    // The runtime is shared by all models: compiled once, linked last (GNU ld resolves
+    // static libraries left to right).
+    let runtime: BTreeSet<String> = verilated.iter().flat_map(|v| v.runtime.clone()).collect();
+    let mut files = Vec::new();
+    for name in &runtime {
+        let file = verilator.root.join("include").join(format!("{name}.cpp"));
+        if !file.is_file() {
+            fail(format!(
+                "Verilator runtime file {} (named by the generated makefile) does not exist",
+                file.display()
+            ));
+        }
+        files.push(file);
+    }
+    let rt_key = fingerprint(&[&base_key, &format!("{runtime:?}")]);
+    if compile_unit(&verilator, &cache, "cdma_vl_runtime", &rt_key, &[], &files) {
+        compiled.push("Verilator runtime".into());
+    }
+    libs.push("cdma_vl_runtime".into());
+
+    for lib in &libs {
+        println!(
+            "cargo:rustc-link-search=native={}",
+            cache.join("units").join(lib).display()
+        );
+        println!("cargo:rustc-link-lib=static={lib}");
+    }
+    let target = std::env::var("TARGET").unwrap_or_default();
+    let cxx_std = std::env::var("CXXSTDLIB").unwrap_or_else(|_| {
+        if target.contains("apple") || target.contains("freebsd") {
+            "c++".into()
+        } else {
+            "stdc++".into()
+        }
+    });
+    println!("cargo:rustc-link-lib={cxx_std}");
+    // Verilator's runtime uses std::thread.
+    println!("cargo:rustc-link-lib=pthread");
+    if !compiled.is_empty() {
+        println!(
+            "cargo:warning=cdma-sim: verilated and compiled {} in {:.1} s",
+            compiled.join(", "),
+            t0.elapsed().as_secs_f64()
+        );
+    }
+}
+
+/// Where verilated models and compiled units are cached. The C++ is built the same way in
+/// every Cargo profile (-O2, no debug info), so debug and release builds share one cache in
+/// the target directory (`<target>/cdma-sim-cache`) instead of compiling everything twice;
+/// Cargo's build-directory lock keeps two builds from writing it at once. Falls back to
+/// OUT_DIR if the layout is not the usual `<target>/<profile>/build/<pkg>-<hash>/out`.
+fn cache_root(out_dir: &Path) -> PathBuf {
+    let profile_dir = out_dir.ancestors().nth(3);
+    let is_build = out_dir
+        .ancestors()
+        .nth(2)
+        .and_then(Path::file_name)
+        .is_some_and(|n| n == "build");
+    match (is_build, profile_dir.and_then(Path::parent)) {
+        (true, Some(target)) => target.join("cdma-sim-cache"),
+        _ => out_dir.join("cdma-sim-cache"),
+    }
+}
+
+/// Exclusive use of the shared cache while this build script runs: Cargo locks each profile
+/// directory separately, so a debug and a release build could otherwise verilate into the same
+/// directory at once. A lock file holding our pid; a lock whose holder is gone (killed build)
+/// is taken over.
+struct CacheLock(PathBuf);
+
+impl CacheLock {
+    fn acquire(cache: &Path) -> Self {
+        fs::create_dir_all(cache)
+            .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", cache.display())));
+        let path = cache.join("lock");
+        let mut warned = false;
+        loop {
+            match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+                Ok(mut f) => {
+                    use std::io::Write as _;
+                    let _ = write!(f, "{}", std::process::id());
+                    return CacheLock(path);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    if Self::is_stale(&path) {
+                        let _ = fs::remove_file(&path);
+                        continue;
+                    }
+                    if !warned {
+                        println!("cargo:warning=cdma-sim: waiting for another build using {}", cache.display());
+                        warned = true;
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(500));
+                }
+                Err(e) => fail(format!("cannot create lock file {}: {e}", path.display())),
+            }
+        }
+    }
+
+    /// The holder's pid no longer runs (checked through /proc), or the file has had no pid
+    /// for a minute.
+    fn is_stale(path: &Path) -> bool {
+        let pid = fs::read_to_string(path)
+            .ok()
+            .and_then(|s| s.trim().parse::<u32>().ok());
+        match pid {
+            Some(pid) => Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists(),
+            None => fs::metadata(path)
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 60),
+        }
+    }
+}
+
+impl Drop for CacheLock {
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.0);
+    }
+}
+
+/// Hex fingerprint of some strings (a cache key, not a security property).
+fn fingerprint(parts: &[&str]) -> String {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    parts.hash(&mut h);
+    format!("{:016x}", h.finish())
+}
+
+/// Compile `files` into `OUT_DIR/units/<lib>/lib<lib>.a` unless the stamp there already holds
+/// `key`. Returns whether it compiled.
+fn compile_unit(
+    verilator: &Verilator,
+    out_dir: &Path,
+    lib: &str,
+    key: &str,
+    includes: &[&Path],
+    files: &[PathBuf],
+) -> bool {
+    let dir = out_dir.join("units").join(lib);
+    let stamp = dir.join("stamp");
+    let archive = dir.join(format!("lib{lib}.a"));
+    if archive.is_file() && fs::read_to_string(&stamp).is_ok_and(|s| s == key) {
+        return false;
+    }
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).unwrap_or_else(|e| fail(format!("cannot create {}: {e}", dir.display())));
     let mut build = cc::Build::new();
     build
         .cpp(true)
@@ -127,51 +350,26 @@ fn main() {
         // Verilator's generated code is not warning-clean under -Wall -Wextra; its own
         // makefile turns them off as well.
         .warnings(false)
-        .flag("-std=gnu++17")
         .include(verilator.root.join("include"))
         .include(verilator.root.join("include/vltstd"))
-        .define("VM_COVERAGE", "0")
-        .define("VM_SC", "0")
-        .define("VM_TRACE", "1")
-        .define("VM_TRACE_FST", "0")
-        .define("VM_TRACE_VCD", "1");
-
-    // The runtime is shared by all models: compile each of its files once.
-    let runtime: BTreeSet<String> = verilated.iter().flat_map(|v| v.runtime.clone()).collect();
-    for name in &runtime {
-        let file = verilator.root.join("include").join(format!("{name}.cpp"));
-        if !file.is_file() {
-            fail(format!(
-                "Verilator runtime file {} (named by the generated makefile) does not exist",
-                file.display()
-            ));
-        }
-        build.file(file);
+        .out_dir(&dir)
+        // main() emits the link lines, in the order GNU ld needs.
+        .cargo_metadata(false);
+    for flag in CXX_FLAGS {
+        build.flag(flag);
     }
-
-    let mut rust = String::new();
-    rust_prelude(&mut rust, &verilated);
-    for v in &verilated {
-        let shim = out_dir.join(format!("shim_{}.cpp", v.top.module));
-        write(&shim, &gen_shim(v));
-        build.include(&v.obj_dir);
-        for f in &v.model_cpp {
-            build.file(f);
-        }
-        build.file(&shim);
-        gen_rust(&mut rust, v);
+    for (name, value) in CXX_DEFINES {
+        build.define(name, *value);
     }
-    write(&out_dir.join("tops.rs"), &rust);
-
-    let t0 = std::time::Instant::now();
-    build.compile("cdma_verilated");
-    // Verilator's runtime uses std::thread; the C++ standard library itself is linked by cc.
-    println!("cargo:rustc-link-lib=pthread");
-    println!(
-        "cargo:warning=cdma-sim: compiled {} Verilated top(s) in {:.1} s",
-        verilated.len(),
-        t0.elapsed().as_secs_f64()
-    );
+    for inc in includes {
+        build.include(inc);
+    }
+    build.files(files);
+    if let Err(e) = build.try_compile(lib) {
+        fail(format!("compiling {lib} failed: {e}"));
+    }
+    write(&stamp, key);
+    true
 }
 
 /// Write a file or stop with a clear message.
@@ -203,12 +401,6 @@ fn all_tops(manifest_dir: &Path) -> Vec<TopSpec> {
 
 /// The rust-hdl tops, converted to the bridge's own description.
 fn hdl_tops() -> Vec<TopSpec> {
-    // TEMP until cdma-hdl lands
-    Vec::new()
-}
-
-#[cfg(any())]
-fn hdl_tops_real() -> Vec<TopSpec> {
     cdma_hdl::all_tops()
         .into_iter()
         .map(|t| TopSpec {
@@ -278,6 +470,8 @@ fn type_name(module: &str) -> String {
 struct Verilator {
     bin: PathBuf,
     root: PathBuf,
+    /// `verilator --version` output, part of every cache key.
+    version: String,
 }
 
 impl Verilator {
@@ -327,32 +521,45 @@ impl Verilator {
                 root.display()
             ));
         }
-        Verilator { bin, root }
+        Verilator { bin, root, version }
     }
 }
 
 /// Run Verilator on one top and collect what the C++ compile needs.
-fn verilate(verilator: &Verilator, out_dir: &Path, top: TopSpec) -> Verilated {
+fn verilate(verilator: &Verilator, out_dir: &Path, base_key: &str, top: TopSpec) -> Verilated {
     let module = &top.module;
-    let vdir = out_dir.join("verilog");
+    let key = fingerprint(&[
+        base_key,
+        module,
+        &top.verilog,
+        &format!("{:?}", top.ports),
+        &format!("{:?}", top.params),
+        &top.doc,
+    ]);
     let obj_dir = out_dir.join("obj").join(module);
+    let stamp = obj_dir.join("verilated.stamp");
+    if !fs::read_to_string(&stamp).is_ok_and(|s| s == key) {
+        run_verilator(verilator, out_dir, &top, &obj_dir);
+        write(&stamp, &key);
+    }
+    finish_verilated(top, key, obj_dir)
+}
+
+/// Verilate `top` into a fresh `obj_dir`.
+fn run_verilator(verilator: &Verilator, out_dir: &Path, top: &TopSpec, obj_dir: &Path) {
+    let module = &top.module;
+    let prefix = format!("V{module}");
+    let vdir = out_dir.join("verilog");
     // A stale object dir could hold files of an older model with other hashed names.
-    let _ = fs::remove_dir_all(&obj_dir);
-    for d in [&vdir, &obj_dir] {
+    let _ = fs::remove_dir_all(obj_dir);
+    for d in [&vdir, obj_dir] {
         fs::create_dir_all(d)
             .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", d.display())));
     }
     let vfile = vdir.join(format!("{module}.v"));
     write(&vfile, &top.verilog);
-
-    let prefix = format!("V{module}");
     let output = Command::new(&verilator.bin)
-        .arg("--cc")
-        .arg("-O3")
-        .arg("--trace")
-        // Lint is the HDL side's job (`verilator --lint-only -Wall` with its waiver file);
-        // the bridge must not refuse a model over a style warning. Warnings are still shown.
-        .arg("-Wno-fatal")
+        .args(VERILATOR_ARGS)
         .args(["--prefix", &prefix, "--top-module", module])
         .arg("-Mdir")
         .arg(&obj_dir)
@@ -370,6 +577,12 @@ fn verilate(verilator: &Verilator, out_dir: &Path, top: TopSpec) -> Verilated {
     for line in stderr.lines().filter(|l| l.starts_with("%Warning")) {
         println!("cargo:warning=verilator ({module}): {line}");
     }
+}
+
+/// Collect the file lists and the checked port list of a verilated top.
+fn finish_verilated(top: TopSpec, key: String, obj_dir: PathBuf) -> Verilated {
+    let module = &top.module;
+    let prefix = format!("V{module}");
 
     // Verilator 5 names its files after content hashes: read the list from its makefile.
     let classes = obj_dir.join(format!("{prefix}_classes.mk"));
@@ -409,6 +622,7 @@ fn verilate(verilator: &Verilator, out_dir: &Path, top: TopSpec) -> Verilated {
     check_port_names(module, &ports);
     Verilated {
         top,
+        key,
         ports,
         obj_dir,
         model_cpp,

@@ -6,8 +6,8 @@
 //! offers typed views (f32 values, raw 16-bit words) plus the bit-pattern counts the manifest
 //! records, so tests can re-derive them from the data.
 //!
-//! Synthetic edge-case tensors live in [`synthetic`]; they are generated at test time and are never
-//! part of the real corpus or of figures computed from it.
+//! Synthetic edge-case tensors are not here on purpose: they are generated at test time by
+//! `cdma_model::synthetic` and never mixed into the real corpus or figures computed from it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -15,8 +15,6 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-
-pub mod synthetic;
 
 /// Element type of a corpus tensor. Bit patterns are stored raw; see [`Dtype::elem_bits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
@@ -197,7 +195,9 @@ impl Entry {
         }
         // File names are joined to the corpus directory: refuse anything that could escape it.
         if name.contains('/') || name.contains('\\') || name.starts_with('.') {
-            return Err(format!("{name}: file name must be a plain name inside the corpus directory"));
+            return Err(format!(
+                "{name}: file name must be a plain name inside the corpus directory"
+            ));
         }
         let rank = match self.layout.as_str() {
             "NCHW" => 4,
@@ -222,7 +222,9 @@ impl Entry {
             ));
         }
         if self.pos_zero + self.neg_zero > self.elements || self.non_finite > self.elements {
-            return Err(format!("{name}: zero/non-finite counts exceed the element count"));
+            return Err(format!(
+                "{name}: zero/non-finite counts exceed the element count"
+            ));
         }
         let [start, end] = self.channels;
         let cut_ok = start < end
@@ -242,7 +244,10 @@ impl Entry {
                 .bytes()
                 .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
         {
-            return Err(format!("{name}: sha256 {:?} is not 64 lowercase hex digits", self.sha256));
+            return Err(format!(
+                "{name}: sha256 {:?} is not 64 lowercase hex digits",
+                self.sha256
+            ));
         }
         Ok(())
     }
@@ -509,7 +514,11 @@ impl Corpus {
     /// Reads an f32 entry's values.
     pub fn read_f32(&self, e: &Entry) -> Result<Vec<f32>, CorpusError> {
         self.expect_dtype(e, &[Dtype::F32], Dtype::F32)?;
-        Ok(self.read_words(e)?.into_iter().map(f32::from_bits).collect())
+        Ok(self
+            .read_words(e)?
+            .into_iter()
+            .map(f32::from_bits)
+            .collect())
     }
 
     /// Reads a bf16 or f16 entry's raw 16-bit words.
@@ -531,7 +540,12 @@ impl Corpus {
         })
     }
 
-    fn expect_dtype(&self, e: &Entry, allowed: &[Dtype], requested: Dtype) -> Result<(), CorpusError> {
+    fn expect_dtype(
+        &self,
+        e: &Entry,
+        allowed: &[Dtype],
+        requested: Dtype,
+    ) -> Result<(), CorpusError> {
         if allowed.contains(&e.dtype) {
             Ok(())
         } else {
@@ -570,13 +584,17 @@ mod tests {
             (0x7BFF, 65504.0),
             (0x0001, 5.960_464_5e-8),
             (0x8001, -5.960_464_5e-8),
-            (0x03FF, 6.097_555_2e-5),
+            (0x03FF, 6.097_555e-5),
             (0x7C00, f32::INFINITY),
         ];
         for (bits, v) in cases {
             assert_eq!(f16_to_f32(bits).to_bits(), v.to_bits(), "f16 {bits:#06x}");
         }
-        assert_eq!(f16_to_f32(0x8000).to_bits(), 0x8000_0000, "-0 keeps its sign");
+        assert_eq!(
+            f16_to_f32(0x8000).to_bits(),
+            0x8000_0000,
+            "-0 keeps its sign"
+        );
         // A NaN payload survives (shifted into the f32 mantissa).
         assert_eq!(f16_to_f32(0x7E01).to_bits(), 0x7FC0_2000);
     }

@@ -44,7 +44,11 @@ fn copy_subset(c: &Corpus, names: &[&str], dir: &Path) {
         let f = format!("{n}.bin");
         std::fs::copy(c.dir().join(&f), dir.join(&f)).unwrap();
     }
-    std::fs::write(dir.join("manifest.json"), serde_json::to_string(&m).unwrap()).unwrap();
+    std::fs::write(
+        dir.join("manifest.json"),
+        serde_json::to_string(&m).unwrap(),
+    )
+    .unwrap();
 }
 
 #[test]
@@ -91,7 +95,10 @@ fn coverage_meets_the_issue() {
     for e in entries {
         match (e.net.as_str(), e.phase.as_str()) {
             ("vgg16", "inference") => {
-                let image = e.image.as_deref().expect("inference entries name their image");
+                let image = e
+                    .image
+                    .as_deref()
+                    .expect("inference entries name their image");
                 assert_eq!(e.step, None);
                 vgg.entry((image, &e.layer)).or_default().insert(e.dtype);
             }
@@ -129,7 +136,13 @@ fn coverage_meets_the_issue() {
 fn samples_track_their_layer_sparsity() {
     for e in corpus().entries() {
         let gap = (e.sparsity - e.layer_sparsity).abs();
-        assert!(gap <= 0.03, "{}: sample {} vs layer {}", e.file, e.sparsity, e.layer_sparsity);
+        assert!(
+            gap <= 0.03,
+            "{}: sample {} vs layer {}",
+            e.file,
+            e.sparsity,
+            e.layer_sparsity
+        );
         assert!(e.elements <= 131_072, "{}: {} elements", e.file, e.elements);
     }
 }
@@ -176,7 +189,8 @@ fn corrupted_file_gives_a_sha256_error() {
 
     let path = dir.0.join(&e.file);
     let mut bytes = std::fs::read(&path).unwrap();
-    bytes[bytes.len() / 2] ^= 0x01;
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x01;
     std::fs::write(&path, &bytes).unwrap();
     let err = copy.read(&e).unwrap_err();
     let msg = err.to_string();
@@ -244,9 +258,15 @@ fn malformed_manifests_give_clear_errors() {
 
     let msg = open_error("dtype", &one(&|m| m["tensors"][0]["dtype"] = "f64".into()));
     assert!(msg.contains("f64"), "{msg}");
-    let msg = open_error("elements", &one(&|m| m["tensors"][0]["elements"] = 7.into()));
+    let msg = open_error(
+        "elements",
+        &one(&|m| m["tensors"][0]["elements"] = 7.into()),
+    );
     assert!(msg.contains("elements 7"), "{msg}");
-    let msg = open_error("escape", &one(&|m| m["tensors"][0]["file"] = "../x.f32.bin".into()));
+    let msg = open_error(
+        "escape",
+        &one(&|m| m["tensors"][0]["file"] = "../x.f32.bin".into()),
+    );
     assert!(msg.contains("plain name"), "{msg}");
     let msg = open_error("sha", &one(&|m| m["tensors"][0]["sha256"] = "abc".into()));
     assert!(msg.contains("sha256"), "{msg}");

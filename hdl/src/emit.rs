@@ -8,12 +8,11 @@
 //! bridge in sim/ never needs a hand-written port list.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use rust_hdl::core::prelude::*;
 
-use crate::compressor::{
-    ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8, COMPRESSOR_PORTS,
-};
+use crate::compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8, COMPRESSOR_PORTS};
 use crate::decompressor::{
     ZvcDecompressorE16, ZvcDecompressorE32, ZvcDecompressorE8, DECOMPRESSOR_PORTS,
 };
@@ -113,13 +112,9 @@ fn rename_modules(text: &str, module: &str) -> String {
         ident.clear();
     };
     for c in text.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' || c == '$' || (c == '\'' && ident.is_empty()) {
-            // A `'` starts a sized literal's base (8'h0): keep literals out of identifiers by
-            // treating the quote as its own token.
-            if c == '\'' {
-                out.push(c);
-                continue;
-            }
+        // Verilog identifiers (rust-hdl's include `$`); anything else ends one. Sized
+        // literals (`8'h0`) split at the quote, so they never look like `top`.
+        if c.is_ascii_alphanumeric() || c == '_' || c == '$' {
             ident.push(c);
         } else {
             flush(&mut ident, &mut out);
@@ -182,6 +177,22 @@ fn make_top<U: Block + Default>(module: &str, docs: &[(&str, &str)], elem_bits: 
 /// # Panics
 /// On any other element width (the generator only has those three configurations).
 pub fn tops(elem_bits: u32) -> Vec<Top> {
+    // Generation is slow in unoptimised builds (rust-hdl compiles a regex per indexed signal
+    // reference), and tests and build scripts ask for the same tops repeatedly: keep one copy
+    // per width for the life of the process.
+    static CACHE: [OnceLock<Vec<Top>>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let slot = match elem_bits {
+        8 => 0,
+        16 => 1,
+        32 => 2,
+        other => {
+            panic!("cdma-hdl: unsupported element width {other} bits (supported: 8, 16, 32)")
+        }
+    };
+    CACHE[slot].get_or_init(|| generate(elem_bits)).clone()
+}
+
+fn generate(elem_bits: u32) -> Vec<Top> {
     let c = format!("cdma_zvc_compressor_e{elem_bits}");
     let d = format!("cdma_zvc_decompressor_e{elem_bits}");
     match elem_bits {
@@ -197,7 +208,7 @@ pub fn tops(elem_bits: u32) -> Vec<Top> {
             make_top::<ZvcCompressorE32>(&c, COMPRESSOR_PORTS, 32),
             make_top::<ZvcDecompressorE32>(&d, DECOMPRESSOR_PORTS, 32),
         ],
-        other => panic!("cdma-hdl: unsupported element width {other} bits (supported: 8, 16, 32)"),
+        other => unreachable!("element width {other} checked by tops()"),
     }
 }
 
@@ -249,11 +260,66 @@ mod tests {
                 let start = t.verilog.find(&format!("module {}(", t.module)).unwrap();
                 let rest = &t.verilog[start..];
                 let args = &rest[rest.find('(').unwrap() + 1..rest.find(')').unwrap()];
-                args.split(',').map(|s| s.trim().to_owned()).collect::<Vec<_>>()
+                args.split(',')
+                    .map(|s| s.trim().to_owned())
+                    .collect::<Vec<_>>()
             };
             for t in &ts {
                 let names: Vec<String> = t.ports.iter().map(|p| p.name.clone()).collect();
                 assert_eq!(header_names(t), names);
+            }
+        }
+    }
+
+    /// docs/ARCHITECTURE.md's port tables say the same as the generated tops: every port is
+    /// listed with its direction and width, and nothing else is.
+    #[test]
+    fn architecture_port_tables_match_the_tops() {
+        let doc = include_str!("../../docs/ARCHITECTURE.md");
+        let section = |title: &str| {
+            let start = doc
+                .find(title)
+                .unwrap_or_else(|| panic!("no section {title}"));
+            let rest = &doc[start + title.len()..];
+            rest[..rest.find("\n### ").unwrap_or(rest.len())].to_owned()
+        };
+        for e in ELEM_BITS {
+            let p = packed_lanes(e) as usize;
+            let eval = |w: &str| match w {
+                "1" => 1,
+                "7" => 7,
+                "32·E" => 32 * e as usize,
+                "P·E" => p * e as usize,
+                other => panic!("unknown width expression {other}"),
+            };
+            let ts = tops(e);
+            for (top, title) in ts
+                .iter()
+                .zip(["### `ZvcCompressor`", "### `ZvcDecompressor`"])
+            {
+                let mut listed = vec![];
+                for row in section(title).lines().filter(|l| l.starts_with("| `")) {
+                    let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+                    let names: Vec<&str> = cols[1].split('`').skip(1).step_by(2).collect();
+                    let dirs: Vec<&str> = cols[2].split('/').map(str::trim).collect();
+                    for (i, name) in names.iter().enumerate() {
+                        let dir = if dirs.len() == 1 { dirs[0] } else { dirs[i] };
+                        listed.push((name.to_string(), dir.to_owned(), eval(cols[3])));
+                    }
+                }
+                let actual: Vec<(String, String, usize)> = top
+                    .ports
+                    .iter()
+                    .map(|p| {
+                        let d = if p.dir == Dir::In { "in" } else { "out" };
+                        (p.name.clone(), d.to_owned(), p.width)
+                    })
+                    .collect();
+                let mut a = actual.clone();
+                let mut l = listed.clone();
+                a.sort();
+                l.sort();
+                assert_eq!(a, l, "{}: ARCHITECTURE.md port table differs", top.module);
             }
         }
     }

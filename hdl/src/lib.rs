@@ -4,10 +4,16 @@
 //! The blocks are generated for three element widths by macros (`…E8`, `…E16`, `…E32`)
 //! because stable Rust has no const-generic width arithmetic (`P·E`, `2P·E`).
 
+#![warn(missing_docs)]
+
 pub mod compressor;
 pub mod decompressor;
 pub mod emit;
-pub mod widen;
+pub mod glue;
+pub mod steer;
+
+#[cfg(test)]
+mod testutil;
 
 pub use compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8, COMPRESSOR_PORTS};
 pub use decompressor::{

@@ -38,7 +38,7 @@ fn tensor(rng: &mut Rng, c: usize, h: usize, w: usize) -> Vec<f32> {
     let (gh, gw) = (h / COARSE + 2, w / COARSE + 2);
     let mut out = Vec::with_capacity(c * h * w);
     for _ in 0..c {
-        let bias = -0.2 + 0.5 * rng.normal();
+        let bias = -0.1 + 0.5 * rng.normal();
         let scale = 0.5 + rng.uniform();
         let grid: Vec<f64> = (0..gh * gw).map(|_| rng.normal()).collect();
         for y in 0..h {

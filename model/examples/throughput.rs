@@ -39,14 +39,13 @@ impl Stat {
 }
 
 /// Best wall time of at least `reps` runs of `f`, continuing (up to 100 × `reps` runs) until
-/// `MIN_TIME` has been spent: on a shared machine the extra samples make it likely that at
+/// `min_time` has been spent: on a shared machine the extra samples make it likely that at
 /// least one run was not preempted.
-fn best_of(reps: usize, mut f: impl FnMut()) -> Duration {
-    const MIN_TIME: Duration = Duration::from_millis(400);
+fn best_of(reps: usize, min_time: Duration, mut f: impl FnMut()) -> Duration {
     let start = Instant::now();
     let mut best = Duration::MAX;
     let mut runs = 0;
-    while runs < reps || (start.elapsed() < MIN_TIME && runs < reps * 100) {
+    while runs < reps || (start.elapsed() < min_time && runs < reps * 100) {
         let t = Instant::now();
         f();
         best = best.min(t.elapsed());
@@ -105,7 +104,7 @@ fn zero_fraction(data: &[u8], elem: ElemWidth) -> f64 {
     z as f64 / n as f64
 }
 
-fn bench_zvc(data: &[u8], elem: ElemWidth, reps: usize) -> Result<Stat, String> {
+fn bench_zvc(data: &[u8], elem: ElemWidth, o: &Opts) -> Result<Stat, String> {
     let mut frame = Vec::with_capacity(data.len() + data.len() / 8 + 64);
     let mut back = Vec::with_capacity(data.len());
     cdma_model::compress_into(data, elem, &mut frame).map_err(|e| e.to_string())?;
@@ -113,12 +112,12 @@ fn bench_zvc(data: &[u8], elem: ElemWidth, reps: usize) -> Result<Stat, String> 
     if back != data {
         return Err("ZVC round trip mismatch".into());
     }
-    let comp = best_of(reps, || {
+    let comp = best_of(o.reps, o.min_time, || {
         frame.clear();
         cdma_model::compress_into(black_box(data), elem, &mut frame).unwrap();
         black_box(&frame);
     });
-    let decomp = best_of(reps, || {
+    let decomp = best_of(o.reps, o.min_time, || {
         back.clear();
         cdma_model::decompress_into(black_box(&frame), &mut back).unwrap();
         black_box(&back);
@@ -130,21 +129,21 @@ fn bench_zvc(data: &[u8], elem: ElemWidth, reps: usize) -> Result<Stat, String> 
     })
 }
 
-fn bench_lz4(data: &[u8], reps: usize) -> Result<Stat, String> {
+fn bench_lz4(data: &[u8], o: &Opts) -> Result<Stat, String> {
     // Same bytes as lz4_flex::compress_prepend_size minus its 4-byte length prefix, which we
     // add to the size so the ratio compares like with like (both are self-sizing).
     let mut comp_buf = vec![0u8; lz4_flex::block::get_maximum_output_size(data.len())];
     let mut back = vec![0u8; data.len()];
     let n = lz4_flex::block::compress_into(data, &mut comp_buf).map_err(|e| e.to_string())?;
-    let m = lz4_flex::block::decompress_into(&comp_buf[..n], &mut back)
-        .map_err(|e| e.to_string())?;
+    let m =
+        lz4_flex::block::decompress_into(&comp_buf[..n], &mut back).map_err(|e| e.to_string())?;
     if m != data.len() || back != data {
         return Err("lz4 round trip mismatch".into());
     }
-    let comp = best_of(reps, || {
+    let comp = best_of(o.reps, o.min_time, || {
         black_box(lz4_flex::block::compress_into(black_box(data), &mut comp_buf).unwrap());
     });
-    let decomp = best_of(reps, || {
+    let decomp = best_of(o.reps, o.min_time, || {
         black_box(lz4_flex::block::decompress_into(black_box(&comp_buf[..n]), &mut back).unwrap());
     });
     Ok(Stat {
@@ -154,7 +153,7 @@ fn bench_lz4(data: &[u8], reps: usize) -> Result<Stat, String> {
     })
 }
 
-fn bench_zstd(data: &[u8], reps: usize) -> Result<Stat, String> {
+fn bench_zstd(data: &[u8], o: &Opts) -> Result<Stat, String> {
     let mut c = zstd::bulk::Compressor::new(3).map_err(|e| e.to_string())?;
     let mut d = zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?;
     let mut comp_buf = Vec::with_capacity(zstd::zstd_safe::compress_bound(data.len()));
@@ -167,13 +166,16 @@ fn bench_zstd(data: &[u8], reps: usize) -> Result<Stat, String> {
         return Err("zstd round trip mismatch".into());
     }
     let mut out2 = Vec::with_capacity(comp_buf.capacity());
-    let comp = best_of(reps, || {
+    let comp = best_of(o.reps, o.min_time, || {
         out2.clear();
         black_box(c.compress_to_buffer(black_box(data), &mut out2).unwrap());
     });
-    let decomp = best_of(reps, || {
+    let decomp = best_of(o.reps, o.min_time, || {
         back.clear();
-        black_box(d.decompress_to_buffer(black_box(&comp_buf), &mut back).unwrap());
+        black_box(
+            d.decompress_to_buffer(black_box(&comp_buf), &mut back)
+                .unwrap(),
+        );
     });
     Ok(Stat {
         size: comp_buf.len(),
@@ -182,14 +184,54 @@ fn bench_zstd(data: &[u8], reps: usize) -> Result<Stat, String> {
     })
 }
 
+/// Repetition policy of one measurement.
+struct Opts {
+    reps: usize,
+    min_time: Duration,
+}
+
+/// A data-type label from a corpus file name (`model.step.layer.relu.f32.bin` → `f32`).
+fn dtype_of(path: &Path, elem: ElemWidth) -> String {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let stem = name.strip_suffix(".bin").unwrap_or(&name);
+    match stem.rsplit('.').next() {
+        Some(t) if stem.contains('.') && t.len() <= 5 => t.to_string(),
+        _ => format!("{}-bit", elem.bits()),
+    }
+}
+
+fn print_totals(label: &str, total: usize, z: Stat, l: Stat, s: Stat) {
+    println!(
+        "{:<10} {:>9.2} MB | zvc {:>6.3}x {:>6.2} {:>6.2} GB/s | lz4_flex {:>6.3}x {:>6.2} {:>6.2} GB/s | zstd-3 {:>6.3}x {:>6.2} {:>6.2} GB/s",
+        label,
+        total as f64 / 1e6,
+        total as f64 / z.size as f64,
+        gbps(total, z.comp),
+        gbps(total, z.decomp),
+        total as f64 / l.size as f64,
+        gbps(total, l.comp),
+        gbps(total, l.decomp),
+        total as f64 / s.size as f64,
+        gbps(total, s.comp),
+        gbps(total, s.decomp),
+    );
+}
+
 fn usage() -> &'static str {
-    "usage: throughput [--reps N] [--elem 8|16|32] FILES_OR_DIRS...\n\
+    "usage: throughput [--reps N] [--min-ms MS] [--elem 8|16|32] [--quiet] FILES_OR_DIRS...\n\
      Measures single-thread GB/s of ZVC (cdma-model), lz4_flex and zstd -3 on raw tensor files.\n\
-     Directories are searched recursively for *.bin files."
+     Directories are searched recursively for *.bin files. Each measurement is the best of\n\
+     at least N runs (default 10), repeated until MS milliseconds (default 400) were spent.\n\
+     --quiet prints only the per-dtype and total summaries."
 }
 
 fn run() -> Result<(), String> {
     let mut reps = 10usize;
+    let mut min_ms = 400u64;
+    let mut quiet = false;
     let mut forced_elem = None;
     let mut inputs = Vec::new();
     let mut args = std::env::args().skip(1);
@@ -206,6 +248,13 @@ fn run() -> Result<(), String> {
                     .filter(|&r| r > 0)
                     .ok_or("--reps needs a positive integer")?;
             }
+            "--min-ms" => {
+                min_ms = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .ok_or("--min-ms needs a number of milliseconds")?;
+            }
+            "--quiet" => quiet = true,
             "--elem" => {
                 let bits: u32 = args
                     .next()
@@ -238,13 +287,30 @@ fn run() -> Result<(), String> {
         ));
     }
 
-    println!(
-        "{:<40} {:>5} {:>9} {:>6} | {:>7} {:>6} {:>6} | {:>7} {:>6} {:>6} | {:>7} {:>6} {:>6}",
-        "file", "E", "MB", "zeros", "zvc x", "c GB/s", "d GB/s", "lz4 x", "c GB/s", "d GB/s",
-        "zstd x", "c GB/s", "d GB/s"
-    );
-    let (mut tz, mut tl, mut ts) = (Stat::default(), Stat::default(), Stat::default());
-    let mut total = 0usize;
+    let o = Opts {
+        reps,
+        min_time: Duration::from_millis(min_ms),
+    };
+    if !quiet {
+        println!(
+            "{:<40} {:>5} {:>9} {:>6} | {:>7} {:>6} {:>6} | {:>7} {:>6} {:>6} | {:>7} {:>6} {:>6}",
+            "file",
+            "E",
+            "MB",
+            "zeros",
+            "zvc x",
+            "c GB/s",
+            "d GB/s",
+            "lz4 x",
+            "c GB/s",
+            "d GB/s",
+            "zstd x",
+            "c GB/s",
+            "d GB/s"
+        );
+    }
+    // Per dtype: (bytes, zvc, lz4, zstd), in first-seen order.
+    let mut groups: Vec<(String, usize, Stat, Stat, Stat)> = Vec::new();
     for f in &files {
         let data = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let elem = forced_elem.unwrap_or_else(|| elem_for(f));
@@ -255,12 +321,13 @@ fn run() -> Result<(), String> {
                 data.len()
             ));
         }
-        let z = bench_zvc(&data, elem, reps).map_err(|e| format!("{}: {e}", f.display()))?;
-        let l = bench_lz4(&data, reps).map_err(|e| format!("{}: {e}", f.display()))?;
-        let s = bench_zstd(&data, reps).map_err(|e| format!("{}: {e}", f.display()))?;
+        let z = bench_zvc(&data, elem, &o).map_err(|e| format!("{}: {e}", f.display()))?;
+        let l = bench_lz4(&data, &o).map_err(|e| format!("{}: {e}", f.display()))?;
+        let s = bench_zstd(&data, &o).map_err(|e| format!("{}: {e}", f.display()))?;
         let name = f.file_name().unwrap_or_default().to_string_lossy();
         let r = |st: &Stat| data.len() as f64 / st.size as f64;
-        println!(
+        if !quiet {
+            println!(
             "{:<40} {:>5} {:>9.2} {:>5.1}% | {:>6.2}x {:>6.2} {:>6.2} | {:>6.2}x {:>6.2} {:>6.2} | {:>6.2}x {:>6.2} {:>6.2}",
             name.chars().take(40).collect::<String>(),
             elem.bits(),
@@ -276,30 +343,37 @@ fn run() -> Result<(), String> {
             gbps(data.len(), s.comp),
             gbps(data.len(), s.decomp),
         );
-        total += data.len();
-        tz.add(z);
-        tl.add(l);
-        ts.add(s);
+        }
+        let dtype = dtype_of(f, elem);
+        let gi = match groups.iter().position(|g| g.0 == dtype) {
+            Some(i) => i,
+            None => {
+                groups.push((dtype, 0, Stat::default(), Stat::default(), Stat::default()));
+                groups.len() - 1
+            }
+        };
+        let g = &mut groups[gi];
+        g.1 += data.len();
+        g.2.add(z);
+        g.3.add(l);
+        g.4.add(s);
     }
+    let (mut total, mut tz, mut tl, mut ts) =
+        (0, Stat::default(), Stat::default(), Stat::default());
     println!();
     println!(
-        "total: {} files, {:.1} MB, best of >= {reps} runs (>= 0.4 s) each, single thread",
-        files.len(),
-        total as f64 / 1e6
+        "{} files; best of >= {reps} runs (>= {min_ms} ms) per measurement; single thread; \
+         ratio = uncompressed / compressed, GB/s = uncompressed bytes / s (compress, decompress)",
+        files.len()
     );
-    println!(
-        "{:<10} {:>8} {:>14} {:>16}",
-        "codec", "ratio", "compress GB/s", "decompress GB/s"
-    );
-    for (name, st) in [("zvc", tz), ("lz4_flex", tl), ("zstd -3", ts)] {
-        println!(
-            "{:<10} {:>7.3}x {:>14.2} {:>16.2}",
-            name,
-            total as f64 / st.size as f64,
-            gbps(total, st.comp),
-            gbps(total, st.decomp)
-        );
+    for (dtype, bytes, z, l, s) in &groups {
+        print_totals(dtype, *bytes, *z, *l, *s);
+        total += bytes;
+        tz.add(*z);
+        tl.add(*l);
+        ts.add(*s);
     }
+    print_totals("all", total, tz, tl, ts);
     let ratio = |a: Stat, b: Stat| {
         (
             b.size as f64 / a.size as f64,

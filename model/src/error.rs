@@ -62,8 +62,8 @@ pub enum FormatError {
     },
     /// The header's `uncompressed_len` (or an element count given to
     /// [`crate::zvc::decode`]) is more than this machine can hold in one buffer
-    /// (`isize::MAX` bytes). Not a format rule, a platform limit; checked before any
-    /// allocation so garbage cannot make the decoder allocate absurd amounts.
+    /// (`isize::MAX` bytes). Not a format rule but a platform limit, checked before the
+    /// payload is looked at.
     #[error(
         "{n_elems} elements of {elem_bytes} bytes are more than this platform can hold in one \
          buffer ({max} bytes)"
@@ -108,9 +108,7 @@ pub enum FormatError {
         available: usize,
     },
     /// The final, partial block's mask has bits set for elements past the end of the tensor.
-    #[error(
-        "mask {mask:#010x} of final block {block} has bits set past its {valid} elements"
-    )]
+    #[error("mask {mask:#010x} of final block {block} has bits set past its {valid} elements")]
     MaskBitsPastEnd {
         /// Index of the final block.
         block: usize,
@@ -119,8 +117,25 @@ pub enum FormatError {
         /// Number of elements the partial block holds (1..=31).
         valid: usize,
     },
+    /// A mask bit is set but the element stored for it is zero. The compressor never writes
+    /// this (a zero element has mask bit 0), so accepting it would make two different
+    /// payloads decode to the same data; rejecting it keeps the format canonical.
+    #[error(
+        "block {block} stores a zero element for its element {element} (payload byte {offset}), \
+         but zero elements must not be stored"
+    )]
+    ZeroElementInPayload {
+        /// Index of the block.
+        block: usize,
+        /// Index of the element within the block (0..32).
+        element: usize,
+        /// Payload byte offset of the stored zero element.
+        offset: usize,
+    },
     /// Bytes remain in the payload after the last block has been decoded.
-    #[error("{extra} payload bytes left over after the last block (payload is {payload_len} bytes)")]
+    #[error(
+        "{extra} payload bytes left over after the last block (payload is {payload_len} bytes)"
+    )]
     ExcessPayload {
         /// Bytes left over.
         extra: usize,

@@ -2,8 +2,9 @@
 //!
 //! The crate is both the reference the RTL is compared against and a product in its own
 //! right (CPU-side compression/decompression of data the DMA engine offloads), so the hot
-//! loops in [`zvc`] are written for throughput while staying in safe Rust except for one
-//! `Vec::set_len` per call.
+//! loops in [`zvc`] are written for throughput: branch-free per-block kernels, with an SSSE3
+//! kernel picked at run time on x86-64 (see docs/PERFORMANCE.md). `unsafe` is confined to
+//! that kernel and to one `Vec::set_len` per call, each with its justification.
 //!
 //! * [`compress`] / [`decompress`] work on whole frames (24-byte header + payload).
 //! * [`zvc`] encodes / decodes the bare payload, exactly the bytes the RTL produces.
@@ -127,7 +128,11 @@ mod tests {
             assert_eq!(w.bytes() * 8, w.bits() as usize);
         }
         assert_eq!(
-            [ElemWidth::W8.bytes(), ElemWidth::W16.bytes(), ElemWidth::W32.bytes()],
+            [
+                ElemWidth::W8.bytes(),
+                ElemWidth::W16.bytes(),
+                ElemWidth::W32.bytes()
+            ],
             [1, 2, 4]
         );
         for bad in [0, 1, 4, 7, 9, 12, 24, 31, 33, 64, u32::MAX] {
@@ -141,15 +146,17 @@ mod tests {
     /// The FORMAT.md example, E=32, n=3, as a whole frame, computed by hand.
     #[test]
     fn pinned_frame_e32_format_md_example() {
-        let data = [0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x80];
+        let data = [
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x80,
+        ];
         let expected: Vec<u8> = [
-            &b"cDMA"[..],           // magic
-            &[1, 1, 32, 0],         // version, codec ZVC, elem_bits, reserved
+            &b"cDMA"[..],               // magic
+            &[1, 1, 32, 0],             // version, codec ZVC, elem_bits, reserved
             &[12, 0, 0, 0, 0, 0, 0, 0], // uncompressed_len = 12
             &[12, 0, 0, 0, 0, 0, 0, 0], // payload_len = 12
-            &[0x06, 0, 0, 0],       // mask 0b110
-            &[0x00, 0x00, 0x80, 0x3F], // 1.0f32
-            &[0x00, 0x00, 0x00, 0x80], // -0.0f32 survives
+            &[0x06, 0, 0, 0],           // mask 0b110
+            &[0x00, 0x00, 0x80, 0x3F],  // 1.0f32
+            &[0x00, 0x00, 0x00, 0x80],  // -0.0f32 survives
         ]
         .concat();
         assert_eq!(compress(&data, ElemWidth::W32).unwrap(), expected);
@@ -214,11 +221,18 @@ mod tests {
     fn compress_rejects_partial_element() {
         assert_eq!(
             compress(&[1, 2, 3], ElemWidth::W16),
-            Err(FormatError::InputNotWholeElements { len: 3, elem_bytes: 2 })
+            Err(FormatError::InputNotWholeElements {
+                len: 3,
+                elem_bytes: 2
+            })
         );
         let mut out = vec![9u8];
         assert!(compress_into(&[1, 2, 3, 4, 5], ElemWidth::W32, &mut out).is_err());
-        assert_eq!(out, vec![9u8], "an error must leave the output buffer as it was");
+        assert_eq!(
+            out,
+            vec![9u8],
+            "an error must leave the output buffer as it was"
+        );
     }
 
     #[test]

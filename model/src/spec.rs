@@ -127,7 +127,11 @@ impl Header {
         put(dst, CODEC_FIELD, &[CODEC_ZVC]);
         put(dst, ELEM_BITS_FIELD, &[self.elem.bits() as u8]);
         put(dst, RESERVED_FIELD, &[0]);
-        put(dst, UNCOMPRESSED_LEN_FIELD, &self.uncompressed_len.to_le_bytes());
+        put(
+            dst,
+            UNCOMPRESSED_LEN_FIELD,
+            &self.uncompressed_len.to_le_bytes(),
+        );
         put(dst, PAYLOAD_LEN_FIELD, &self.payload_len.to_le_bytes());
     }
 
@@ -175,7 +179,7 @@ impl Header {
             return Err(FormatError::ReservedNonZero { value: reserved });
         }
         let uncompressed_len = get_u64(frame, UNCOMPRESSED_LEN_FIELD);
-        if uncompressed_len % elem.bytes() as u64 != 0 {
+        if !uncompressed_len.is_multiple_of(elem.bytes() as u64) {
             return Err(FormatError::UncompressedLenNotWholeElements {
                 len: uncompressed_len,
                 elem_bytes: elem.bytes(),
@@ -232,7 +236,11 @@ mod tests {
     fn fields_tile_the_header() {
         let mut next = 0;
         for f in HEADER_FIELDS {
-            assert_eq!(f.offset, next, "field {} does not follow its predecessor", f.name);
+            assert_eq!(
+                f.offset, next,
+                "field {} does not follow its predecessor",
+                f.name
+            );
             assert!(f.size > 0);
             next += f.size;
         }

@@ -83,7 +83,10 @@ fn patterns(elem: ElemWidth) -> Patterns {
 /// Serialises element values (low `elem.bits()` bits of each) little-endian.
 fn to_bytes(elems: &[u32], elem: ElemWidth) -> Vec<u8> {
     let b = elem.bytes();
-    elems.iter().flat_map(|e| e.to_le_bytes()[..b].to_vec()).collect()
+    elems
+        .iter()
+        .flat_map(|e| e.to_le_bytes()[..b].to_vec())
+        .collect()
 }
 
 /// A non-zero element value (low `bits` bits never all zero).
@@ -145,13 +148,25 @@ pub fn edge_tensors(elem: ElemWidth) -> Vec<(String, Vec<u8>)> {
         add(
             format!("alternating_zero_first_n{n}"),
             (0..n)
-                .map(|i| if i % 2 == 0 { 0 } else { nonzero(&mut rng, elem) })
+                .map(|i| {
+                    if i % 2 == 0 {
+                        0
+                    } else {
+                        nonzero(&mut rng, elem)
+                    }
+                })
                 .collect(),
         );
         add(
             format!("alternating_nonzero_first_n{n}"),
             (0..n)
-                .map(|i| if i % 2 == 1 { 0 } else { nonzero(&mut rng, elem) })
+                .map(|i| {
+                    if i % 2 == 1 {
+                        0
+                    } else {
+                        nonzero(&mut rng, elem)
+                    }
+                })
                 .collect(),
         );
     }
@@ -181,7 +196,7 @@ pub fn edge_tensors(elem: ElemWidth) -> Vec<(String, Vec<u8>)> {
     for n in (1..=100).filter(|n| n % 32 != 0) {
         let v = (0..n)
             .map(|_| {
-                if rng.next() % 2 == 0 {
+                if rng.next().is_multiple_of(2) {
                     0
                 } else {
                     nonzero(&mut rng, elem)
@@ -239,7 +254,11 @@ mod tests {
             assert_eq!(names.len(), a.len(), "names must be unique");
             for (name, d) in &a {
                 assert_eq!(d.len() % w.bytes(), 0, "{name}");
-                if let Some(n) = name.rsplit("_n").next().and_then(|s| s.parse::<usize>().ok()) {
+                if let Some(n) = name
+                    .rsplit("_n")
+                    .next()
+                    .and_then(|s| s.parse::<usize>().ok())
+                {
                     assert_eq!(d.len(), n * w.bytes(), "{name}: length must match the name");
                 }
             }

@@ -1,0 +1,101 @@
+//! Test support shared by the blocks' rust-hdl simulator tests: a straightforward reference
+//! encoder written from docs/FORMAT.md, a deterministic PRNG and a clocking helper.
+
+use rust_hdl::core::prelude::*;
+
+/// xorshift64: deterministic pseudo-random numbers, so a failing test is reproducible.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// Next 64 random bits.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    /// True with probability `pct` percent.
+    pub fn chance(&mut self, pct: u64) -> bool {
+        self.next() % 100 < pct
+    }
+}
+
+/// A block of 32 elements of `e` bits, each zero with probability `zero_pct` percent.
+pub fn random_block(rng: &mut Rng, e: u32, zero_pct: u64) -> Vec<u64> {
+    (0..32)
+        .map(|_| {
+            if rng.chance(zero_pct) {
+                0
+            } else {
+                // Non-zero and full-width: force a high bit or bit 0 at random.
+                let v = rng.next() & ((1u64 << e) - 1);
+                if v == 0 {
+                    1 << (e - 1)
+                } else {
+                    v
+                }
+            }
+        })
+        .collect()
+}
+
+/// The payload of one tensor as a list of E-bit lanes (docs/FORMAT.md): per block the 32-bit
+/// mask as `32/E` little-endian lanes, then the non-zero elements in order.
+pub fn reference_lanes(blocks: &[Vec<u64>], e: u32) -> Vec<u64> {
+    let mut out = vec![];
+    for b in blocks {
+        let mask: u64 = b
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| **v != 0)
+            .map(|(i, _)| 1u64 << i)
+            .sum();
+        for j in 0..(32 / e) {
+            out.push((mask >> (j * e)) & ((1u64 << e) - 1));
+        }
+        out.extend(b.iter().copied().filter(|v| *v != 0));
+    }
+    out
+}
+
+/// The payload beats of one tensor: `(lanes padded with zeros to P, count, last)`.
+pub fn reference_beats(blocks: &[Vec<u64>], e: u32) -> Vec<(Vec<u64>, usize, bool)> {
+    let p = 32 + 32 / e as usize;
+    let lanes = reference_lanes(blocks, e);
+    let n = lanes.chunks(p).count();
+    lanes
+        .chunks(p)
+        .enumerate()
+        .map(|(i, c)| {
+            let mut v = c.to_vec();
+            v.resize(p, 0);
+            (v, c.len(), i + 1 == n)
+        })
+        .collect()
+}
+
+/// Packs `lanes` (each `< 2^E`) into a bus, lane `i` at bits `[i*E +: E]`.
+pub fn to_bus<const N: usize>(lanes: &[u64], e: usize) -> Bits<N> {
+    let mut b = Bits::<N>::default();
+    for v in lanes.iter().rev() {
+        b = (b << e as u64) | *v;
+    }
+    b
+}
+
+/// Splits a bus into `n` lanes of `e` bits.
+pub fn from_bus<const N: usize>(b: Bits<N>, e: usize, n: usize) -> Vec<u64> {
+    (0..n)
+        .map(|i| match e {
+            8 => b.get_bits::<8>(i * 8).to_u64(),
+            16 => b.get_bits::<16>(i * 16).to_u64(),
+            32 => b.get_bits::<32>(i * 32).to_u64(),
+            _ => unreachable!("element width"),
+        })
+        .collect()
+}
+
+/// Settles the combinational logic, panicking if it does not converge.
+pub fn settle<B: Block>(uut: &mut B) {
+    assert!(simulate(uut, 10_000), "circuit did not settle");
+}

@@ -1,0 +1,234 @@
+//! Binds the testbench traits to the Verilated tops of `cdma-sim` through its dynamic [`Dut`]
+//! interface: ports are looked up by name once, so one adapter serves every element width and
+//! a renamed or missing port fails at construction with the bridge's own message.
+
+use crate::dut::{Clocked, CompressorPorts, DecompressorPorts};
+use cdma_model::ElemWidth;
+use cdma_sim::{new_dut, Dut};
+use std::path::Path;
+
+/// A Verilated top plus the port indices a driver needs.
+struct Bound {
+    dut: Box<dyn Dut>,
+    rst: usize,
+    elem_bits: u32,
+}
+
+impl Bound {
+    fn new(module: &str, elem: ElemWidth) -> Result<Self, String> {
+        let dut = new_dut(module).map_err(|e| e.to_string())?;
+        let rst = dut.port("rst").map_err(|e| e.to_string())?;
+        Ok(Bound {
+            dut,
+            rst,
+            elem_bits: elem.bits(),
+        })
+    }
+
+    fn port(&self, name: &str) -> Result<usize, String> {
+        self.dut.port(name).map_err(|e| e.to_string())
+    }
+
+    // Port indices and widths are checked at construction, so a failing set/get here is a
+    // bridge bug, not a test outcome.
+    fn set(&mut self, port: usize, v: u64) {
+        self.dut.set_u64(port, v).expect("port checked at construction");
+    }
+    fn set_words(&mut self, port: usize, w: &[u32]) {
+        self.dut.set_words(port, w).expect("port checked at construction");
+    }
+    fn get(&self, port: usize) -> u64 {
+        self.dut.get_u64(port).expect("port checked at construction")
+    }
+    fn get_words(&self, port: usize) -> Vec<u32> {
+        let mut w = vec![0u32; self.dut.ports()[port].words()];
+        self.dut.get_words(port, &mut w).expect("port checked at construction");
+        w
+    }
+
+    /// Synchronous reset: `rst` high for two cycles with the inputs idle (the caller has
+    /// idled them), then low.
+    fn reset(&mut self) {
+        self.set(self.rst, 1);
+        self.dut.tick();
+        self.dut.tick();
+        self.set(self.rst, 0);
+        self.dut.eval();
+    }
+
+    fn trace(&mut self, path: &Path) -> Result<(), String> {
+        self.dut.trace_vcd(path).map_err(|e| e.to_string())
+    }
+}
+
+/// The Verilated `ZvcCompressor` of one element width.
+pub struct CompressorDut {
+    b: Bound,
+    in_data: usize,
+    in_last: usize,
+    in_valid: usize,
+    in_ready: usize,
+    out_data: usize,
+    out_count: usize,
+    out_last: usize,
+    out_valid: usize,
+    out_ready: usize,
+}
+
+impl CompressorDut {
+    /// Builds `cdma_zvc_compressor_e{E}`.
+    pub fn new(elem: ElemWidth) -> Result<Self, String> {
+        let b = Bound::new(&format!("cdma_zvc_compressor_e{}", elem.bits()), elem)?;
+        Ok(CompressorDut {
+            in_data: b.port("in_data")?,
+            in_last: b.port("in_last")?,
+            in_valid: b.port("in_valid")?,
+            in_ready: b.port("in_ready")?,
+            out_data: b.port("out_data")?,
+            out_count: b.port("out_count")?,
+            out_last: b.port("out_last")?,
+            out_valid: b.port("out_valid")?,
+            out_ready: b.port("out_ready")?,
+            b,
+        })
+    }
+}
+
+impl Clocked for CompressorDut {
+    fn eval(&mut self) {
+        self.b.dut.eval();
+    }
+    fn tick(&mut self) {
+        self.b.dut.tick();
+    }
+    fn reset(&mut self) {
+        self.b.set(self.in_valid, 0);
+        self.b.set(self.out_ready, 0);
+        self.b.reset();
+    }
+    fn trace(&mut self, path: &Path) -> Result<(), String> {
+        self.b.trace(path)
+    }
+}
+
+impl CompressorPorts for CompressorDut {
+    fn elem_bits(&self) -> u32 {
+        self.b.elem_bits
+    }
+    fn set_in(&mut self, data: &[u32], last: bool, valid: bool) {
+        self.b.set_words(self.in_data, data);
+        self.b.set(self.in_last, last.into());
+        self.b.set(self.in_valid, valid.into());
+    }
+    fn set_out_ready(&mut self, ready: bool) {
+        self.b.set(self.out_ready, ready.into());
+    }
+    fn in_ready(&self) -> bool {
+        self.b.get(self.in_ready) != 0
+    }
+    fn out_valid(&self) -> bool {
+        self.b.get(self.out_valid) != 0
+    }
+    fn out_beat(&self) -> (Vec<u32>, u32, bool) {
+        (
+            self.b.get_words(self.out_data),
+            self.b.get(self.out_count) as u32,
+            self.b.get(self.out_last) != 0,
+        )
+    }
+}
+
+/// The Verilated `ZvcDecompressor` of one element width.
+pub struct DecompressorDut {
+    b: Bound,
+    in_data: usize,
+    in_count: usize,
+    in_last: usize,
+    in_valid: usize,
+    in_ready: usize,
+    out_data: usize,
+    out_last: usize,
+    out_valid: usize,
+    out_ready: usize,
+    error: usize,
+}
+
+impl DecompressorDut {
+    /// Builds `cdma_zvc_decompressor_e{E}`.
+    pub fn new(elem: ElemWidth) -> Result<Self, String> {
+        let b = Bound::new(&format!("cdma_zvc_decompressor_e{}", elem.bits()), elem)?;
+        Ok(DecompressorDut {
+            in_data: b.port("in_data")?,
+            in_count: b.port("in_count")?,
+            in_last: b.port("in_last")?,
+            in_valid: b.port("in_valid")?,
+            in_ready: b.port("in_ready")?,
+            out_data: b.port("out_data")?,
+            out_last: b.port("out_last")?,
+            out_valid: b.port("out_valid")?,
+            out_ready: b.port("out_ready")?,
+            error: b.port("error")?,
+            b,
+        })
+    }
+}
+
+impl Clocked for DecompressorDut {
+    fn eval(&mut self) {
+        self.b.dut.eval();
+    }
+    fn tick(&mut self) {
+        self.b.dut.tick();
+    }
+    fn reset(&mut self) {
+        self.b.set(self.in_valid, 0);
+        self.b.set(self.out_ready, 0);
+        self.b.reset();
+    }
+    fn trace(&mut self, path: &Path) -> Result<(), String> {
+        self.b.trace(path)
+    }
+}
+
+impl DecompressorPorts for DecompressorDut {
+    fn elem_bits(&self) -> u32 {
+        self.b.elem_bits
+    }
+    fn set_in(&mut self, data: &[u32], count: u32, last: bool, valid: bool) {
+        self.b.set_words(self.in_data, data);
+        self.b.set(self.in_count, count.into());
+        self.b.set(self.in_last, last.into());
+        self.b.set(self.in_valid, valid.into());
+    }
+    fn set_out_ready(&mut self, ready: bool) {
+        self.b.set(self.out_ready, ready.into());
+    }
+    fn in_ready(&self) -> bool {
+        self.b.get(self.in_ready) != 0
+    }
+    fn out_valid(&self) -> bool {
+        self.b.get(self.out_valid) != 0
+    }
+    fn out_block(&self) -> (Vec<u32>, bool) {
+        (
+            self.b.get_words(self.out_data),
+            self.b.get(self.out_last) != 0,
+        )
+    }
+    fn error(&self) -> bool {
+        self.b.get(self.error) != 0
+    }
+}
+
+/// A boxed compressor for `elem`. Panics with the bridge's message if the top was not built
+/// (a build problem, not a test outcome).
+pub fn new_compressor(elem: ElemWidth) -> Box<dyn CompressorPorts> {
+    Box::new(CompressorDut::new(elem).unwrap_or_else(|e| panic!("compressor e{}: {e}", elem.bits())))
+}
+
+/// A boxed decompressor for `elem` (panics like [`new_compressor`]).
+pub fn new_decompressor(elem: ElemWidth) -> Box<dyn DecompressorPorts> {
+    Box::new(
+        DecompressorDut::new(elem).unwrap_or_else(|e| panic!("decompressor e{}: {e}", elem.bits())),
+    )
+}
