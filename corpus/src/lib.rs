@@ -6,8 +6,20 @@
 //! offers typed views (f32 values, raw 16-bit words) plus the bit-pattern counts the manifest
 //! records, so tests can re-derive them from the data.
 //!
+//! ```
+//! use cdma_corpus::{BitStats, Corpus, Dtype};
+//! let corpus = Corpus::open(&Corpus::default_dir())?;
+//! let e = corpus.find("vgg16.chelsea.conv2_2.relu.bf16")?;
+//! assert_eq!(e.dtype, Dtype::Bf16);
+//! let bytes = corpus.read(e)?; // length and sha256 checked
+//! assert_eq!(BitStats::of(e.dtype, &bytes).pos_zero, e.pos_zero);
+//! # Ok::<(), cdma_corpus::CorpusError>(())
+//! ```
+//!
 //! Synthetic edge-case tensors are not here on purpose: they are generated at test time by
 //! `cdma_model::synthetic` and never mixed into the real corpus or figures computed from it.
+
+#![deny(missing_docs)]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;

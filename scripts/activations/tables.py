@@ -98,10 +98,17 @@ def tables(manifest_path):
         for l, _ in fl
         for d in ("bf16", "f16")
     )
-    out.append(
-        f"Rounding to bf16/f16 changes a layer's sparsity by at most {pct(worst[0])} points "
-        f"(step {worst[1]}, {worst[2]}, {worst[3]}): values below the smallest subnormal flush to +0.\n"
-    )
+    if worst[0] == 0:
+        out.append(
+            "Rounding the fp32 training activations to bf16 or f16 changes no layer's sparsity: none "
+            "of their non-zeros is small enough to round to +0.\n"
+        )
+    else:
+        out.append(
+            f"Rounding to bf16/f16 changes a layer's sparsity by at most {pct(worst[0])} points "
+            f"(step {worst[1]}, {worst[2]}, {worst[3]}): non-zeros below half the smallest "
+            "subnormal round to +0.\n"
+        )
 
     # Cut fidelity ------------------------------------------------------------------------------
     gap = max(abs(e["sparsity"] - e["layer_sparsity"]) for e in t)
