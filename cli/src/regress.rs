@@ -55,7 +55,8 @@ pub fn run(a: Args) -> CliResult {
         !a.no_edge,
         seeds
     );
-    let bar = ProgressBar::new((cases.len() * seeds.len()) as u64);
+    let total = (cases.len() * seeds.len()) as u64;
+    let bar = ProgressBar::new(total);
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} eta {eta}  {msg}")
             .map_err(|e| e.to_string())?,
@@ -67,10 +68,18 @@ pub fn run(a: Args) -> CliResult {
             bar.set_message(case.name.clone());
             let r = run_case(&mut duts, case, seed);
             if let Some(f) = &r.failure {
-                bar.println(format!("MISMATCH {}: {f}", r.name));
+                // `suspend` also prints when the bar is hidden (no terminal, e.g. CI).
+                bar.suspend(|| eprintln!("MISMATCH {}: {f}", r.name));
             }
             results.push(r);
             bar.inc(1);
+            if bar.is_hidden() && bar.position() % (total / 10).max(1) == 0 {
+                eprintln!(
+                    "regress: {}/{total} runs, {} mismatches so far",
+                    bar.position(),
+                    results.iter().filter(|r| r.failure.is_some()).count()
+                );
+            }
         }
     }
     bar.finish_and_clear();
