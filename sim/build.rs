@@ -42,7 +42,8 @@ const CXX_DEFINES: &[(&str, &str)] = &[
 ];
 
 /// Message printed when Verilator is missing, so a fresh machine knows what to do.
-const INSTALL_HINT: &str = "install with: apt-get install -y verilator (Verilator >= 5 is required; \
+const INSTALL_HINT: &str =
+    "install with: apt-get install -y verilator (Verilator >= 5 is required; \
                             set $VERILATOR to use a binary that is not on PATH)";
 
 /// Methods every generated wrapper has; a port whose getter or setter would take one of these
@@ -184,7 +185,14 @@ fn main() {
     for v in &verilated {
         let m = &v.top.module;
         let lib = format!("cdma_vl_model_{m}");
-        if compile_unit(&verilator, &cache, &lib, &v.key, &[&v.obj_dir], &v.model_cpp) {
+        if compile_unit(
+            &verilator,
+            &cache,
+            &lib,
+            &v.key,
+            &[&v.obj_dir],
+            &v.model_cpp,
+        ) {
             compiled.push(format!("model {m}"));
         }
         libs.push(lib);
@@ -269,7 +277,11 @@ impl CacheLock {
         let path = cache.join("lock");
         let mut warned = false;
         loop {
-            match fs::OpenOptions::new().write(true).create_new(true).open(&path) {
+            match fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+            {
                 Ok(mut f) => {
                     use std::io::Write as _;
                     let _ = write!(f, "{}", std::process::id());
@@ -281,7 +293,10 @@ impl CacheLock {
                         continue;
                     }
                     if !warned {
-                        println!("cargo:warning=cdma-sim: waiting for another build using {}", cache.display());
+                        println!(
+                            "cargo:warning=cdma-sim: waiting for another build using {}",
+                            cache.display()
+                        );
                         warned = true;
                     }
                     std::thread::sleep(std::time::Duration::from_millis(500));
@@ -298,7 +313,9 @@ impl CacheLock {
             .ok()
             .and_then(|s| s.trim().parse::<u32>().ok());
         match pid {
-            Some(pid) => Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists(),
+            Some(pid) => {
+                Path::new("/proc/self").exists() && !Path::new(&format!("/proc/{pid}")).exists()
+            }
             None => fs::metadata(path)
                 .and_then(|m| m.modified())
                 .ok()
@@ -339,7 +356,8 @@ fn compile_unit(
         return false;
     }
     let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap_or_else(|e| fail(format!("cannot create {}: {e}", dir.display())));
+    fs::create_dir_all(&dir)
+        .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", dir.display())));
     let mut build = cc::Build::new();
     build
         .cpp(true)
@@ -562,7 +580,7 @@ fn run_verilator(verilator: &Verilator, out_dir: &Path, top: &TopSpec, obj_dir: 
         .args(VERILATOR_ARGS)
         .args(["--prefix", &prefix, "--top-module", module])
         .arg("-Mdir")
-        .arg(&obj_dir)
+        .arg(obj_dir)
         .arg(&vfile)
         .output()
         .unwrap_or_else(|e| fail(format!("cannot run verilator: {e}; {INSTALL_HINT}")));
@@ -640,17 +658,17 @@ fn parse_mk(mk: &str) -> BTreeMap<String, Vec<String>> {
             current = None;
             continue;
         }
-        let body = if let Some((name, rest)) = line.split_once("+=").or_else(|| line.split_once('='))
-        {
-            if current.is_none() {
-                current = Some(name.trim().to_string());
-                rest
+        let body =
+            if let Some((name, rest)) = line.split_once("+=").or_else(|| line.split_once('=')) {
+                if current.is_none() {
+                    current = Some(name.trim().to_string());
+                    rest
+                } else {
+                    line
+                }
             } else {
                 line
-            }
-        } else {
-            line
-        };
+            };
         let continued = body.ends_with('\\');
         if let Some(name) = &current {
             let words = body.trim_end_matches('\\').split_whitespace();
@@ -699,7 +717,11 @@ fn parse_header_ports(header: &str, module: &str) -> Vec<PortSpec> {
             fail(format!("{module}: cannot parse port declaration `{line}`"))
         };
         ports.push(PortSpec {
-            doc: format!("{}-bit {} port.", width, if dir == Dir::In { "input" } else { "output" }),
+            doc: format!(
+                "{}-bit {} port.",
+                width,
+                if dir == Dir::In { "input" } else { "output" }
+            ),
             name,
             width,
             dir,
@@ -741,7 +763,10 @@ fn check_ports(module: &str, given: &[PortSpec], actual: &[PortSpec]) {
         }
         for (name, (w, d)) in &actual_map {
             if !given_map.contains_key(name) {
-                let _ = writeln!(msg, "  Verilog port {name} ({d:?}, {w} bits) is not in the port list");
+                let _ = writeln!(
+                    msg,
+                    "  Verilog port {name} ({d:?}, {w} bits) is not in the port list"
+                );
             }
         }
         fail(msg);
@@ -762,7 +787,9 @@ fn check_port_names(module: &str, ports: &[PortSpec]) {
             fail(format!("{module}: port {} has width 0", p.name));
         }
         let setter = format!("set_{}", p.name);
-        if RESERVED_METHODS.contains(&p.name.as_str()) || RESERVED_METHODS.contains(&setter.as_str()) {
+        if RESERVED_METHODS.contains(&p.name.as_str())
+            || RESERVED_METHODS.contains(&setter.as_str())
+        {
             fail(format!(
                 "{module}: port {} clashes with a method of the generated wrapper",
                 p.name
@@ -837,6 +864,8 @@ struct Sim {{
     Model model{{&ctx, "TOP"}};
     VerilatedVcdC* trace = nullptr;
     uint64_t time = 0;
+    // True when eval() ran with the current inputs and the clock low (see tick).
+    bool settled = false;
 }};
 
 inline Sim* sim(void* p) {{ return static_cast<Sim*>(p); }}
@@ -882,20 +911,33 @@ void cdma_sim_{m}_delete(void* p) {{
     delete s;
 }}
 
-void cdma_sim_{m}_eval(void* p) {{ sim(p)->model.eval(); }}
+// The clock is low between ticks, so this eval also records the low clock level that the
+// next tick's rising edge is detected against.
+void cdma_sim_{m}_eval(void* p) {{
+    Sim* s = sim(p);
+    s->model.eval();
+    s->settled = true;
+}}
 
 // One clock cycle: low phase (settles inputs set since the last tick), then the rising edge.
-// Each phase is one trace time step.
+// Each phase is one trace time step. The clock is lowered again at the end *without* an eval:
+// a design's input-dependent logic is re-run by every eval() (Verilator's `ico` region), so
+// the low phase reuses the testbench's own eval() when no input changed since (`settled`),
+// making the usual "set inputs, eval, sample, tick" loop cost 2 evals per cycle instead of 3.
 void cdma_sim_{m}_tick(void* p) {{
     Sim* s = sim(p);
-    s->model.clock = 0;
-    s->model.eval();
+    if (!s->settled || s->model.clock) {{
+        s->model.clock = 0;
+        s->model.eval();
+    }}
     if (s->trace) s->trace->dump(s->time);
     s->ctx.time(++s->time);
     s->model.clock = 1;
     s->model.eval();
     if (s->trace) s->trace->dump(s->time);
     s->ctx.time(++s->time);
+    s->model.clock = 0;
+    s->settled = false;
 }}
 
 uint64_t cdma_sim_{m}_time(const void* p) {{ return sim(p)->time; }}
@@ -939,7 +981,7 @@ int cdma_sim_{m}_trace_open(void* p, const char* path) {{
             if p.dir == Dir::In {
                 let _ = writeln!(
                     s,
-                    "void cdma_sim_{m}_set_{n}(void* p, uint64_t v) {{ sim(p)->model.{n} = static_cast<{ty}>(v & {mask}); }}"
+                    "void cdma_sim_{m}_set_{n}(void* p, uint64_t v) {{\n    Sim* s = sim(p);\n    s->model.{n} = static_cast<{ty}>(v & {mask});\n    s->settled = false;\n}}"
                 );
             }
             let _ = writeln!(
@@ -953,7 +995,7 @@ int cdma_sim_{m}_trace_open(void* p, const char* path) {{
             if p.dir == Dir::In {
                 let _ = writeln!(
                     s,
-                    "void cdma_sim_{m}_set_{n}(void* p, const uint32_t* w) {{\n    EData* d = sim(p)->model.{n}.data();\n    std::memcpy(d, w, {bytes});\n    d[{last}] &= 0x{mask:08x}u;\n}}",
+                    "void cdma_sim_{m}_set_{n}(void* p, const uint32_t* w) {{\n    Sim* s = sim(p);\n    EData* d = s->model.{n}.data();\n    std::memcpy(d, w, {bytes});\n    d[{last}] &= 0x{mask:08x}u;\n    s->settled = false;\n}}",
                     bytes = 4 * nw
                 );
             }
@@ -1017,21 +1059,42 @@ fn gen_rust(out: &mut String, v: &Verilated) {
     let _ = writeln!(out, "        pub fn cdma_sim_{m}_delete(p: *mut c_void);");
     let _ = writeln!(out, "        pub fn cdma_sim_{m}_eval(p: *mut c_void);");
     let _ = writeln!(out, "        pub fn cdma_sim_{m}_tick(p: *mut c_void);");
-    let _ = writeln!(out, "        pub fn cdma_sim_{m}_time(p: *const c_void) -> u64;");
-    let _ = writeln!(out, "        pub fn cdma_sim_{m}_trace_open(p: *mut c_void, path: *const c_char) -> c_int;");
-    let _ = writeln!(out, "        pub fn cdma_sim_{m}_trace_close(p: *mut c_void);");
+    let _ = writeln!(
+        out,
+        "        pub fn cdma_sim_{m}_time(p: *const c_void) -> u64;"
+    );
+    let _ = writeln!(
+        out,
+        "        pub fn cdma_sim_{m}_trace_open(p: *mut c_void, path: *const c_char) -> c_int;"
+    );
+    let _ = writeln!(
+        out,
+        "        pub fn cdma_sim_{m}_trace_close(p: *mut c_void);"
+    );
     for p in &v.ports {
         let n = &p.name;
         if p.width <= 64 {
             if p.dir == Dir::In {
-                let _ = writeln!(out, "        pub fn cdma_sim_{m}_set_{n}(p: *mut c_void, v: u64);");
+                let _ = writeln!(
+                    out,
+                    "        pub fn cdma_sim_{m}_set_{n}(p: *mut c_void, v: u64);"
+                );
             }
-            let _ = writeln!(out, "        pub fn cdma_sim_{m}_get_{n}(p: *const c_void) -> u64;");
+            let _ = writeln!(
+                out,
+                "        pub fn cdma_sim_{m}_get_{n}(p: *const c_void) -> u64;"
+            );
         } else {
             if p.dir == Dir::In {
-                let _ = writeln!(out, "        pub fn cdma_sim_{m}_set_{n}(p: *mut c_void, w: *const u32);");
+                let _ = writeln!(
+                    out,
+                    "        pub fn cdma_sim_{m}_set_{n}(p: *mut c_void, w: *const u32);"
+                );
             }
-            let _ = writeln!(out, "        pub fn cdma_sim_{m}_get_{n}(p: *const c_void, w: *mut u32);");
+            let _ = writeln!(
+                out,
+                "        pub fn cdma_sim_{m}_get_{n}(p: *const c_void, w: *mut u32);"
+            );
         }
     }
     let _ = writeln!(out, "    }}\n}}\n");
@@ -1051,7 +1114,12 @@ fn gen_rust(out: &mut String, v: &Verilated) {
     }
     if !v.top.params.is_empty() {
         out.push_str("///\n/// Parameters: ");
-        let ps: Vec<String> = v.top.params.iter().map(|(k, v)| format!("`{k}` = {v}")).collect();
+        let ps: Vec<String> = v
+            .top
+            .params
+            .iter()
+            .map(|(k, v)| format!("`{k}` = {v}"))
+            .collect();
         let _ = writeln!(out, "{}.", ps.join(", "));
     }
     let _ = writeln!(
@@ -1075,8 +1143,14 @@ fn gen_rust(out: &mut String, v: &Verilated) {
         );
     }
     let _ = writeln!(out, "    ];");
-    let _ = writeln!(out, "    /// Generator parameters of this configuration (name, value).");
-    let _ = write!(out, "    pub const PARAMS: &'static [(&'static str, u64)] = &[");
+    let _ = writeln!(
+        out,
+        "    /// Generator parameters of this configuration (name, value)."
+    );
+    let _ = write!(
+        out,
+        "    pub const PARAMS: &'static [(&'static str, u64)] = &["
+    );
     for (k, val) in &v.top.params {
         let _ = write!(out, "({}, {val}), ", lit(k));
     }
@@ -1133,23 +1207,53 @@ fn gen_rust(out: &mut String, v: &Verilated) {
     }
     let _ = writeln!(out, "}}\n");
 
-    let _ = writeln!(out, "impl Default for {t} {{\n    fn default() -> Self {{\n        Self::new()\n    }}\n}}\n");
+    let _ = writeln!(
+        out,
+        "impl Default for {t} {{\n    fn default() -> Self {{\n        Self::new()\n    }}\n}}\n"
+    );
     let _ = writeln!(out, "impl Drop for {t} {{\n    fn drop(&mut self) {{\n        // SAFETY: `raw` is owned by `self` and never used again; delete runs final() and\n        // closes the trace.\n        unsafe {{ {ffi}::cdma_sim_{m}_delete(self.raw.as_ptr()) }}\n    }}\n}}\n");
     let _ = writeln!(out, "impl std::fmt::Debug for {t} {{\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {{\n        f.debug_struct({}).field(\"time\", &self.time()).finish_non_exhaustive()\n    }}\n}}\n", lit(&t));
 
     // Dynamic interface.
     let _ = writeln!(out, "impl Dut for {t} {{");
-    let _ = writeln!(out, "    fn module(&self) -> &'static str {{\n        Self::MODULE\n    }}");
-    let _ = writeln!(out, "    fn ports(&self) -> &'static [PortInfo] {{\n        Self::PORTS\n    }}");
-    let _ = writeln!(out, "    fn params(&self) -> &'static [(&'static str, u64)] {{\n        Self::PARAMS\n    }}");
-    let _ = writeln!(out, "    fn eval(&mut self) {{\n        {t}::eval(self)\n    }}");
-    let _ = writeln!(out, "    fn tick(&mut self) {{\n        {t}::tick(self)\n    }}");
-    let _ = writeln!(out, "    fn time(&self) -> u64 {{\n        {t}::time(self)\n    }}");
+    let _ = writeln!(
+        out,
+        "    fn module(&self) -> &'static str {{\n        Self::MODULE\n    }}"
+    );
+    let _ = writeln!(
+        out,
+        "    fn ports(&self) -> &'static [PortInfo] {{\n        Self::PORTS\n    }}"
+    );
+    let _ = writeln!(
+        out,
+        "    fn params(&self) -> &'static [(&'static str, u64)] {{\n        Self::PARAMS\n    }}"
+    );
+    let _ = writeln!(
+        out,
+        "    fn eval(&mut self) {{\n        {t}::eval(self)\n    }}"
+    );
+    let _ = writeln!(
+        out,
+        "    fn tick(&mut self) {{\n        {t}::tick(self)\n    }}"
+    );
+    let _ = writeln!(
+        out,
+        "    fn time(&self) -> u64 {{\n        {t}::time(self)\n    }}"
+    );
     let _ = writeln!(out, "    fn trace_vcd(&mut self, path: &std::path::Path) -> Result<(), SimError> {{\n        {t}::trace_vcd(self, path)\n    }}");
-    let _ = writeln!(out, "    fn close_trace(&mut self) {{\n        {t}::close_trace(self)\n    }}");
+    let _ = writeln!(
+        out,
+        "    fn close_trace(&mut self) {{\n        {t}::close_trace(self)\n    }}"
+    );
 
-    let _ = writeln!(out, "    fn set_words(&mut self, port: usize, w: &[u32]) -> Result<(), SimError> {{");
-    let _ = writeln!(out, "        check_set(Self::MODULE, Self::PORTS, port, w)?;");
+    let _ = writeln!(
+        out,
+        "    fn set_words(&mut self, port: usize, w: &[u32]) -> Result<(), SimError> {{"
+    );
+    let _ = writeln!(
+        out,
+        "        check_set(Self::MODULE, Self::PORTS, port, w)?;"
+    );
     let _ = writeln!(out, "        match port {{");
     for (i, p) in v.ports.iter().enumerate() {
         if p.dir != Dir::In {
@@ -1164,8 +1268,14 @@ fn gen_rust(out: &mut String, v: &Verilated) {
     }
     let _ = writeln!(out, "            _ => unreachable!(\"check_set accepts only input ports\"),\n        }}\n        Ok(())\n    }}");
 
-    let _ = writeln!(out, "    fn get_words(&self, port: usize, w: &mut [u32]) -> Result<(), SimError> {{");
-    let _ = writeln!(out, "        check_get(Self::MODULE, Self::PORTS, port, w)?;");
+    let _ = writeln!(
+        out,
+        "    fn get_words(&self, port: usize, w: &mut [u32]) -> Result<(), SimError> {{"
+    );
+    let _ = writeln!(
+        out,
+        "        check_get(Self::MODULE, Self::PORTS, port, w)?;"
+    );
     let _ = writeln!(out, "        match port {{");
     for (i, p) in v.ports.iter().enumerate() {
         let n = &p.name;

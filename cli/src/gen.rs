@@ -19,7 +19,10 @@ pub fn run(a: Args) -> CliResult {
     let elems: Vec<u32> = if a.elems.is_empty() {
         vec![8, 16, 32]
     } else {
-        a.elems.iter().map(|s| s.parse().expect("validated by clap")).collect()
+        a.elems
+            .iter()
+            .map(|s| s.parse().expect("validated by clap"))
+            .collect()
     };
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;

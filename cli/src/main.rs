@@ -1,5 +1,7 @@
 //! `cdma`: the command line of the cdma compressing-DMA generator.
 
+mod analyze;
+mod bench;
 mod codec;
 mod gen;
 mod regress;
@@ -28,6 +30,10 @@ enum Command {
     Sim(sim::Args),
     /// Stream the corpus (and edge tensors) through both Verilated blocks under seeded traffic.
     Regress(regress::Args),
+    /// Compare ZVC with RL, zlib, lz4 and zstd over the corpus; plots; offload-time model.
+    Analyze(analyze::Args),
+    /// Golden-model GB/s against lz4/zstd and RTL cycles/s, bytes/cycle (docs/PERFORMANCE.md).
+    Bench(bench::Args),
 }
 
 fn main() -> ExitCode {
@@ -38,6 +44,8 @@ fn main() -> ExitCode {
         Command::Decompress(a) => codec::decompress(a),
         Command::Sim(a) => sim::run(a),
         Command::Regress(a) => regress::run(a),
+        Command::Analyze(a) => analyze::run(a),
+        Command::Bench(a) => bench::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

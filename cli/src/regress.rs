@@ -2,7 +2,9 @@
 
 use crate::CliResult;
 use cdma_corpus::Corpus;
-use cdma_tb::regress::{corpus_cases, edge_cases, render_table, run_case, summarize, CaseResult, Duts};
+use cdma_tb::regress::{
+    corpus_cases, edge_cases, render_table, run_case, summarize, CaseResult, Duts,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -58,8 +60,10 @@ pub fn run(a: Args) -> CliResult {
     let total = (cases.len() * seeds.len()) as u64;
     let bar = ProgressBar::new(total);
     bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} runs  {elapsed_precise} eta {eta}  {msg}")
-            .map_err(|e| e.to_string())?,
+        ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} runs  {elapsed_precise} eta {eta}  {msg}",
+        )
+        .map_err(|e| e.to_string())?,
     );
     let mut duts = Duts::new();
     let mut results: Vec<CaseResult> = Vec::new();
@@ -93,7 +97,10 @@ pub fn run(a: Args) -> CliResult {
     }
     let failed = results.iter().filter(|r| r.failure.is_some()).count();
     if failed > 0 {
-        return Err(format!("{failed} of {} runs were not bit-exact", results.len()));
+        return Err(format!(
+            "{failed} of {} runs were not bit-exact",
+            results.len()
+        ));
     }
     println!("regress: {} runs, 0 mismatches", results.len());
     Ok(())

@@ -15,6 +15,8 @@
 //!
 //! See `sim/README.md` for how it works and why it does not use the `verilated` crate.
 
+#![deny(missing_docs)]
+
 use std::ffi::CString;
 use std::path::Path;
 

@@ -30,7 +30,8 @@ fn compress_one(block: &[u32; 32]) -> ([u32; 33], u64, bool, u32) {
 #[test]
 fn all_non_zero_block_packs_mask_then_elements() {
     // Distinct values that use every bit position, none zero.
-    let block: [u32; 32] = std::array::from_fn(|i| 0x8000_0001u32.rotate_left(i as u32) ^ (i as u32 * 0x0101_0101));
+    let block: [u32; 32] =
+        std::array::from_fn(|i| 0x8000_0001u32.rotate_left(i as u32) ^ (i as u32 * 0x0101_0101));
     assert!(block.iter().all(|&x| x != 0));
     let (beat, count, last, cycles) = compress_one(&block);
     assert_eq!(beat[0], 0xFFFF_FFFF, "mask lane");
@@ -45,7 +46,10 @@ fn sparse_block_packs_only_non_zero_elements() {
     block[5] = 0x8000_0000; // -0.0 is non-zero
     block[31] = 0x7FC0_0000; // NaN
     let (beat, count, last, _) = compress_one(&block);
-    assert_eq!(&beat[..3], &[(1 << 5) | (1 << 31), 0x8000_0000, 0x7FC0_0000]);
+    assert_eq!(
+        &beat[..3],
+        &[(1 << 5) | (1 << 31), 0x8000_0000, 0x7FC0_0000]
+    );
     assert_eq!((count, last), (3, true));
 }
 

@@ -21,10 +21,13 @@ fn vcd_has_ports_values_and_time_steps() {
     }
     d.close_trace();
     let vcd = std::fs::read_to_string(&path).unwrap();
-    for port in ["clock", "rst", "d7", "q7", "d65", "d1056", "n1056", "cycles"] {
+    for port in [
+        "clock", "rst", "d7", "q7", "d65", "d1056", "n1056", "cycles",
+    ] {
         assert!(
             vcd.lines()
-                .any(|l| l.trim_start().starts_with("$var") && l.split_whitespace().nth(4) == Some(port)),
+                .any(|l| l.trim_start().starts_with("$var")
+                    && l.split_whitespace().nth(4) == Some(port)),
             "no $var for {port}"
         );
     }
@@ -38,7 +41,10 @@ fn vcd_has_ports_values_and_time_steps() {
     // d65 = 1 << 64: a 65-bit vector with only its top bit set.
     assert!(vcd.contains(&format!("b1{} ", "0".repeat(64))));
     // Verilator writes every bit of a vector: cycles = 3 as 32 bits.
-    assert!(vcd.contains(&format!("b{:032b} ", 3)), "cycles never reached 3");
+    assert!(
+        vcd.contains(&format!("b{:032b} ", 3)),
+        "cycles never reached 3"
+    );
     std::fs::remove_file(&path).unwrap();
 }
 
@@ -59,6 +65,8 @@ fn trace_can_be_reopened_and_is_closed_on_drop() {
     assert!(a.contains("#2") && a.contains("#3") && !a.contains("#4"));
     assert!(b.contains("#4") && b.contains("#5"));
     assert!(b.contains("$enddefinitions"));
+    std::fs::remove_file(&p1).unwrap();
+    std::fs::remove_file(&p2).unwrap();
 }
 
 #[test]
@@ -72,4 +80,24 @@ fn unwritable_trace_path_is_an_error() {
     // The model still works without a trace.
     d.tick();
     assert_eq!(Dut::time(&d), 2);
+}
+
+#[test]
+fn low_phase_step_shows_inputs_changed_after_eval() {
+    // tick() skips its own low-phase eval only while nothing changed since the testbench's
+    // eval(); the trace's low-phase step must show logic settled on the latest inputs.
+    let path = tmp("settle.vcd");
+    let mut d = CdmaSimWidths::new();
+    d.trace_vcd(&path).unwrap();
+    d.set_d1056(&[7; 33]);
+    d.eval();
+    d.set_d1056(&[9; 33]);
+    d.tick();
+    d.close_trace();
+    let vcd = std::fs::read_to_string(&path).unwrap();
+    let low = &vcd[vcd.find("#0").unwrap()..vcd.find("#1").unwrap()];
+    let bits = |w: u32| format!("b{} ", format!("{w:032b}").repeat(33));
+    assert!(low.contains(&bits(!9)), "n1056 at the low phase is not ~9");
+    assert!(!low.contains(&bits(!7)), "n1056 at the low phase is stale");
+    std::fs::remove_file(&path).unwrap();
 }

@@ -1,6 +1,7 @@
 // Bridge self-test top: one input and one registered output per Verilator storage class
 // (CData 1..8, SData 9..16, IData 17..32, QData 33..64, VlWide 65+) and their edges, so
 // sim/tests prove that every width round-trips bit for bit through the generated shim.
+// Outputs: qN registers dN; n1056 = ~d1056 and the orN reductions are combinational.
 // Hand-written on purpose: it tests the bridge, not the cdma RTL.
 module cdma_sim_widths (
     input clock,
@@ -32,10 +33,17 @@ module cdma_sim_widths (
     output reg [95:0] q96,
     output reg [1055:0] q1056,
     output [1055:0] n1056,
+    output or7,
+    output or33,
+    output or65,
     output reg [31:0] cycles
 );
     // Combinational output: proves eval() settles logic without a clock edge.
     assign n1056 = ~d1056;
+    // Reductions see every storage bit: they prove the setters clear bits above the width.
+    assign or7 = |d7;
+    assign or33 = |d33;
+    assign or65 = |d65;
     always @(posedge clock) begin
         if (rst) begin
             q1 <= 1'd0;

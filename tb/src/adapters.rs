@@ -32,17 +32,25 @@ impl Bound {
     // Port indices and widths are checked at construction, so a failing set/get here is a
     // bridge bug, not a test outcome.
     fn set(&mut self, port: usize, v: u64) {
-        self.dut.set_u64(port, v).expect("port checked at construction");
+        self.dut
+            .set_u64(port, v)
+            .expect("port checked at construction");
     }
     fn set_words(&mut self, port: usize, w: &[u32]) {
-        self.dut.set_words(port, w).expect("port checked at construction");
+        self.dut
+            .set_words(port, w)
+            .expect("port checked at construction");
     }
     fn get(&self, port: usize) -> u64 {
-        self.dut.get_u64(port).expect("port checked at construction")
+        self.dut
+            .get_u64(port)
+            .expect("port checked at construction")
     }
     fn get_words(&self, port: usize) -> Vec<u32> {
         let mut w = vec![0u32; self.dut.ports()[port].words()];
-        self.dut.get_words(port, &mut w).expect("port checked at construction");
+        self.dut
+            .get_words(port, &mut w)
+            .expect("port checked at construction");
         w
     }
 
@@ -223,7 +231,9 @@ impl DecompressorPorts for DecompressorDut {
 /// A boxed compressor for `elem`. Panics with the bridge's message if the top was not built
 /// (a build problem, not a test outcome).
 pub fn new_compressor(elem: ElemWidth) -> Box<dyn CompressorPorts> {
-    Box::new(CompressorDut::new(elem).unwrap_or_else(|e| panic!("compressor e{}: {e}", elem.bits())))
+    Box::new(
+        CompressorDut::new(elem).unwrap_or_else(|e| panic!("compressor e{}: {e}", elem.bits())),
+    )
 }
 
 /// A boxed decompressor for `elem` (panics like [`new_compressor`]).

@@ -188,8 +188,16 @@ pub fn summarize(results: &[CaseResult]) -> BTreeMap<String, GroupSummary> {
 /// The summary as an aligned text table.
 pub fn render_table(groups: &BTreeMap<String, GroupSummary>) -> String {
     let header = [
-        "group", "tensors", "runs", "MiB", "ZVC ratio", "mismatches", "comp B/cyc", "comp blk/cyc",
-        "decomp B/cyc", "decomp blk/cyc",
+        "group",
+        "tensors",
+        "runs",
+        "MiB",
+        "ZVC ratio",
+        "mismatches",
+        "comp B/cyc",
+        "comp blk/cyc",
+        "decomp B/cyc",
+        "decomp blk/cyc",
     ];
     let mut rows: Vec<Vec<String>> = vec![header.iter().map(|s| s.to_string()).collect()];
     let mut total = GroupSummary::default();
@@ -213,7 +221,13 @@ pub fn render_table(groups: &BTreeMap<String, GroupSummary>) -> String {
             .iter()
             .zip(&widths)
             .enumerate()
-            .map(|(c, (s, w))| if c == 0 { format!("{s:<w$}") } else { format!("{s:>w$}") })
+            .map(|(c, (s, w))| {
+                if c == 0 {
+                    format!("{s:<w$}")
+                } else {
+                    format!("{s:>w$}")
+                }
+            })
             .collect();
         out.push_str(cells.join("  ").trim_end());
         out.push('\n');

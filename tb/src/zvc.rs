@@ -85,7 +85,10 @@ impl fmt::Display for TbError {
             TbError::Hang {
                 cycles,
                 waiting_for,
-            } => write!(f, "hang: no completion after {cycles} cycles (waiting for {waiting_for})"),
+            } => write!(
+                f,
+                "hang: no completion after {cycles} cycles (waiting for {waiting_for})"
+            ),
             TbError::Protocol(s) => write!(f, "stream protocol violation: {s}"),
             TbError::Mismatch {
                 what,
@@ -161,13 +164,22 @@ struct HoldCheck {
 }
 
 impl HoldCheck {
-    fn check(&mut self, valid: bool, ready: bool, beat: &(Vec<u32>, u32, bool)) -> Result<(), TbError> {
+    fn check(
+        &mut self,
+        valid: bool,
+        ready: bool,
+        beat: &(Vec<u32>, u32, bool),
+    ) -> Result<(), TbError> {
         if let Some(prev) = self.stalled.take() {
             if !valid {
-                return Err(TbError::Protocol("out_valid dropped while out_ready was low".into()));
+                return Err(TbError::Protocol(
+                    "out_valid dropped while out_ready was low".into(),
+                ));
             }
             if &prev != beat {
-                return Err(TbError::Protocol("output changed while out_ready was low".into()));
+                return Err(TbError::Protocol(
+                    "output changed while out_ready was low".into(),
+                ));
             }
         }
         if valid && !ready {
@@ -217,11 +229,18 @@ pub fn run_compressor<D: CompressorPorts + ?Sized>(
         if stats.cycles >= limit {
             return Err(TbError::Hang {
                 cycles: limit,
-                waiting_for: format!("compressor output (blocks accepted {next}/{})", blocks.len()),
+                waiting_for: format!(
+                    "compressor output (blocks accepted {next}/{})",
+                    blocks.len()
+                ),
             });
         }
         let valid = next < blocks.len() && (holding || src.next_on());
-        let data_w = if next < blocks.len() { &blocks[next] } else { &idle };
+        let data_w = if next < blocks.len() {
+            &blocks[next]
+        } else {
+            &idle
+        };
         dut.set_in(data_w, next + 1 == blocks.len(), valid);
         let ready = sink.next_on();
         dut.set_out_ready(ready);
@@ -232,16 +251,22 @@ pub fn run_compressor<D: CompressorPorts + ?Sized>(
         if out_valid && ready {
             let (w, count, last) = beat;
             if count == 0 || count as usize > p {
-                return Err(TbError::Protocol(format!("out_count {count} outside 1..={p}")));
+                return Err(TbError::Protocol(format!(
+                    "out_count {count} outside 1..={p}"
+                )));
             }
             if !last && (count as usize) < p {
-                return Err(TbError::Protocol(format!("partial beat ({count} lanes) without out_last")));
+                return Err(TbError::Protocol(format!(
+                    "partial beat ({count} lanes) without out_last"
+                )));
             }
             push_bytes(&mut payload, &w, count as usize * eb);
             stats.beats += 1;
             done = last;
             if last && next + usize::from(valid && dut.in_ready()) < blocks.len() {
-                return Err(TbError::Protocol("out_last before the last block went in".into()));
+                return Err(TbError::Protocol(
+                    "out_last before the last block went in".into(),
+                ));
             }
         }
         if valid && dut.in_ready() {

@@ -39,7 +39,11 @@ fn assert_bit_exact(results: &[CaseResult]) {
 fn corpus_is_bit_exact_through_both_blocks() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
     let cases = corpus_cases(&corpus).expect("corpus tensors verify");
-    assert!(cases.len() >= 150, "corpus has only {} tensors", cases.len());
+    assert!(
+        cases.len() >= 150,
+        "corpus has only {} tensors",
+        cases.len()
+    );
     let results = run_all(&cases, &[0, 1]);
     assert_bit_exact(&results);
     // Every tensor really went through: blocks and payload accounted for in both directions.
@@ -54,7 +58,11 @@ fn corpus_is_bit_exact_through_both_blocks() {
 fn edge_tensors_are_bit_exact_under_random_traffic() {
     let cases = edge_cases();
     for e in ElemWidth::ALL {
-        assert!(cases.iter().any(|c| c.elem == e), "no edge case for e{}", e.bits());
+        assert!(
+            cases.iter().any(|c| c.elem == e),
+            "no edge case for e{}",
+            e.bits()
+        );
     }
     assert_bit_exact(&run_all(&cases, &[0, 1, 2, 3, 4, 5]));
 }
@@ -123,7 +131,12 @@ fn both_blocks_sustain_one_block_per_cycle_at_any_sparsity() {
                     s.blocks_per_cycle()
                 );
                 // Fill latency is small and fixed, so end to end is also close to 1.
-                assert!(s.cycles <= s.blocks + 8, "{what}: {} cycles for {} blocks", s.cycles, s.blocks);
+                assert!(
+                    s.cycles <= s.blocks + 8,
+                    "{what}: {} cycles for {} blocks",
+                    s.cycles,
+                    s.blocks
+                );
             }
         }
     }
@@ -153,7 +166,12 @@ fn truncated_payload_raises_error_without_hanging() {
                 &mut Traffic::always(),
             )
             .unwrap();
-            assert_eq!(back, data, "e{}: decode after an error + reset", elem.bits());
+            assert_eq!(
+                back,
+                data,
+                "e{}: decode after an error + reset",
+                elem.bits()
+            );
         }
     }
 }
