@@ -22,6 +22,10 @@ pub const DEFAULT_TFLOPS: f64 = 7.0;
 /// about one forward pass).
 pub const BACKWARD_FACTOR: f64 = 2.0;
 
+/// Name of the pseudo-activation that carries the first layer's compute (the network input,
+/// not offloaded).
+pub const INPUT: &str = "(input)";
+
 /// One activation in the model: its size, its compression ratio, and the compute its
 /// transfers can hide behind.
 #[derive(Clone, Debug, PartialEq)]
@@ -160,16 +164,19 @@ pub fn layer_flops(net: &str, layers: &[LayerShape]) -> Result<Vec<f64>, String>
     Ok(out)
 }
 
+/// (forward, backward) compute seconds per (net, layer).
+pub type ComputeTimes = BTreeMap<(String, String), (f64, f64)>;
+
 /// Per-layer compute times read from a file: lines `net layer forward_ms backward_ms`
 /// (whitespace-separated; `#` starts a comment). Keyed by (net, layer); seconds.
-pub fn read_compute_file(path: &Path) -> Result<BTreeMap<(String, String), (f64, f64)>, String> {
+pub fn read_compute_file(path: &Path) -> Result<ComputeTimes, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
     parse_compute(&text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// Parses the compute-time format of [`read_compute_file`].
-pub fn parse_compute(text: &str) -> Result<BTreeMap<(String, String), (f64, f64)>, String> {
+pub fn parse_compute(text: &str) -> Result<ComputeTimes, String> {
     let mut m = BTreeMap::new();
     for (no, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -204,7 +211,7 @@ pub enum Compute {
     /// From FLOPs at this many FLOP/s (forward), backward = [`BACKWARD_FACTOR`] × forward.
     Flops(f64),
     /// From a file (see [`read_compute_file`]), seconds per (net, layer).
-    File(BTreeMap<(String, String), (f64, f64)>),
+    File(ComputeTimes),
 }
 
 /// The model's result for one network and dtype.
@@ -275,6 +282,19 @@ pub fn model_nets(
             if ml.is_empty() {
                 continue; // this dtype is not in the corpus for every layer of the net
             }
+            // The first layer reads the network input, which is not offloaded: its compute
+            // counts in every total but hides no transfer.
+            let (f0, b0) = own.first().copied().unwrap_or((0.0, 0.0));
+            ml.insert(
+                0,
+                ModelLayer {
+                    layer: INPUT.into(),
+                    bytes: 0.0,
+                    ratio: 1.0,
+                    forward_s: f0,
+                    backward_s: b0,
+                },
+            );
             out.push(NetReport {
                 net: net.clone(),
                 dtype,
@@ -288,8 +308,14 @@ pub fn model_nets(
     Ok(out)
 }
 
+/// Milliseconds, three decimals.
 fn ms(s: f64) -> String {
     format!("{:.3}", s * 1e3)
+}
+
+/// Microseconds, two decimals (per-layer times span from nanoseconds to milliseconds).
+fn us(s: f64) -> String {
+    format!("{:.2}", s * 1e6)
 }
 
 /// Summary table: one row per (net, dtype) of `reports` (all for the same codec).
@@ -363,10 +389,10 @@ pub fn layer_table(r: &NetReport, link: f64) -> Table {
             "layer",
             "MiB",
             "ratio",
-            "overlapped fwd ms",
-            "overlapped bwd ms",
-            "xfer ms vDNN",
-            "xfer ms cDMA",
+            "overlapped fwd µs",
+            "overlapped bwd µs",
+            "xfer µs vDNN",
+            "xfer µs cDMA",
         ]
         .map(String::from)
         .to_vec(),
@@ -376,10 +402,10 @@ pub fn layer_table(r: &NetReport, link: f64) -> Table {
             l.layer.clone(),
             format!("{:.3}", l.bytes / (1u64 << 20) as f64),
             format!("{:.3}", l.ratio),
-            ms(l.forward_s),
-            ms(l.backward_s),
-            ms(l.bytes / link),
-            ms(l.bytes / l.ratio / link),
+            us(l.forward_s),
+            us(l.backward_s),
+            us(l.bytes / link),
+            us(l.bytes / l.ratio / link),
         ]);
     }
     t

@@ -13,7 +13,7 @@ use plotters::prelude::*;
 use std::path::{Path, PathBuf};
 
 const FONT: &str = "sans-serif";
-const LEGEND_W: u32 = 190;
+const LEGEND_W: u32 = 150;
 
 fn pe<E: std::fmt::Debug>(e: E) -> String {
     format!("plot: {e:?}")
@@ -94,8 +94,8 @@ pub fn ratio_per_layer(a: &Analysis, net: &str, dtype: Dtype, path: &Path) -> Re
         return Ok(false);
     }
     let n = layers.len();
-    let width = (110 * n as u32 + 160 + LEGEND_W).max(900);
-    let root = SVGBackend::new(path, (width, 560)).into_drawing_area();
+    let width = (72 * n as u32 + 160 + LEGEND_W).max(900);
+    let root = SVGBackend::new(path, (width, 620)).into_drawing_area();
     root.fill(&WHITE).map_err(pe)?;
     let (plot_area, legend_area) = root.split_horizontally(width - LEGEND_W);
     let ymax = layers
@@ -109,14 +109,14 @@ pub fn ratio_per_layer(a: &Analysis, net: &str, dtype: Dtype, path: &Path) -> Re
             (FONT, 22),
         )
         .margin(12)
-        .x_label_area_size(58)
+        .x_label_area_size(50)
         .y_label_area_size(64)
         .build_cartesian_2d(0f64..n as f64, 0f64..ymax)
         .map_err(pe)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
-        .x_labels(2)
+        .x_labels(0)
         .x_label_formatter(&|_| String::new())
         .max_light_lines(2)
         .y_label_formatter(&|y| format!("{y:.1}"))
@@ -195,7 +195,7 @@ fn step_panel(
     };
     chart
         .configure_mesh()
-        .x_labels(2)
+        .x_labels(0)
         .x_label_formatter(&|_| String::new())
         .disable_x_mesh()
         .max_light_lines(2)
@@ -317,7 +317,7 @@ pub fn training(a: &Analysis, net: &str, dtype: Dtype, path: &Path) -> Result<bo
     step_panel(
         &panels[1],
         "ZVC compression ratio per layer",
-        "ZVC ratio",
+        "ZVC ratio (uncompressed / compressed)",
         &steps,
         &zvc,
         0.0..ymax(&zvc),
@@ -326,7 +326,7 @@ pub fn training(a: &Analysis, net: &str, dtype: Dtype, path: &Path) -> Result<bo
     step_panel(
         &panels[2],
         "whole-network compression ratio per codec",
-        "ratio",
+        "ratio (uncompressed / compressed)",
         &steps,
         &codecs,
         0.0..ymax(&codecs),

@@ -76,7 +76,7 @@ impl std::error::Error for RlError {}
 /// Encodes `data` (elements of width `elem`) as an RL payload.
 pub fn encode(data: &[u8], elem: ElemWidth) -> Result<Vec<u8>, RlError> {
     let eb = elem.bytes();
-    if data.len() % eb != 0 {
+    if !data.len().is_multiple_of(eb) {
         return Err(RlError::InputNotWholeElements {
             len: data.len(),
             elem_bytes: eb,

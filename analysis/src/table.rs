@@ -56,7 +56,7 @@ impl Table {
             .unwrap_or(0)
     }
 
-    fn cell<'a>(r: &'a [String], c: usize) -> &'a str {
+    fn cell(r: &[String], c: usize) -> &str {
         r.get(c).map_or("", String::as_str)
     }
 

@@ -55,18 +55,29 @@ fn model(a: &Analysis, args: &Args) -> Result<(Vec<NetReport>, Compute, f64), St
         None => return Err(format!("--tflops must be positive, not {}", args.tflops)),
     };
     let link = args.link_gbps * 1e9;
-    let shapes = offload::layer_shapes(&a.tensors)?;
-    let mut all = Vec::new();
-    for c in Codec::ALL {
-        all.extend(offload::model_nets(
-            &a.by_layer,
-            &shapes,
-            c,
-            &compute,
-            link,
-        )?);
+    let built = offload::layer_shapes(&a.tensors).and_then(|shapes| {
+        let mut all = Vec::new();
+        for c in Codec::ALL {
+            all.extend(offload::model_nets(
+                &a.by_layer,
+                &shapes,
+                c,
+                &compute,
+                link,
+            )?);
+        }
+        Ok(all)
+    });
+    match built {
+        Ok(all) => Ok((all, compute, link)),
+        // Without a compute file the model needs a known network; an unknown one must not
+        // stop the codec analysis, only the model.
+        Err(e) if args.compute.is_none() => {
+            eprintln!("cdma: offload model skipped: {e}");
+            Ok((Vec::new(), compute, link))
+        }
+        Err(e) => Err(e),
     }
-    Ok((all, compute, link))
 }
 
 fn compute_note(compute: &Compute, link: f64) -> String {

@@ -77,7 +77,7 @@ pub fn run(a: Args) -> CliResult {
             }
             results.push(r);
             bar.inc(1);
-            if bar.is_hidden() && bar.position() % (total / 10).max(1) == 0 {
+            if bar.is_hidden() && bar.position().is_multiple_of((total / 10).max(1)) {
                 eprintln!(
                     "regress: {}/{total} runs, {} mismatches so far",
                     bar.position(),

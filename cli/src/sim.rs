@@ -85,12 +85,19 @@ fn report(block: &str, elem: ElemWidth, n_elems: usize, s: &RunStats) {
         println!("empty tensor: nothing to stream (the payload is empty)");
         return;
     }
+    let per_cycle = |bytes: u64| bytes as f64 / s.cycles.max(1) as f64;
+    let (input, output) = if block == "compressor" {
+        (s.raw_bytes, s.payload_bytes)
+    } else {
+        (s.payload_bytes, s.raw_bytes)
+    };
     println!(
-        "ratio {:.3}x  cycles {}  streaming cycles {}  blocks/cycle {:.3}  input bytes/cycle {:.1}",
+        "ratio {:.3}x  cycles {}  blocks/cycle {:.3} (streaming, {} cycles)  input bytes/cycle {:.1}  output bytes/cycle {:.1}",
         s.raw_bytes as f64 / s.payload_bytes.max(1) as f64,
         s.cycles,
-        s.stream_cycles,
         s.blocks_per_cycle(),
-        s.raw_bytes_per_cycle(),
+        s.stream_cycles,
+        per_cycle(input),
+        per_cycle(output),
     );
 }

@@ -80,7 +80,7 @@ fn tensor(elem: ElemWidth, blocks: usize, nonzero_of_4: u32, seed: u64) -> Vec<u
         if nz {
             out.extend_from_slice(&bytes[..elem.bytes()]);
         } else {
-            out.extend(std::iter::repeat(0).take(elem.bytes()));
+            out.extend(std::iter::repeat_n(0, elem.bytes()));
         }
     }
     out

@@ -1,0 +1,49 @@
+//! `cdma analyze` reports, for ZVC, exactly the size of the file `cdma compress` writes for the
+//! same corpus tensor (both run as the user runs them: the built binary).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn cdma(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_cdma"))
+        .args(args)
+        .output()
+        .expect("run cdma");
+    assert!(
+        out.status.success(),
+        "cdma {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("utf-8 output")
+}
+
+#[test]
+fn analyze_zvc_size_equals_compress_output_size() {
+    let corpus = cdma_corpus::Corpus::default_dir();
+    let dir = std::env::temp_dir().join(format!("cdma-cli-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, elem) in [
+        ("vgg16.coffee.conv4_2.relu.f32", "32"),
+        ("fmnist.step0050.conv2_1.relu.bf16", "16"),
+        ("vgg16.chelsea.pool5.maxpool.f16", "16"),
+    ] {
+        let input: PathBuf = corpus.join(format!("{name}.bin"));
+        let frame = dir.join(format!("{name}.cdma"));
+        cdma(&[
+            "compress",
+            "--elem",
+            elem,
+            input.to_str().unwrap(),
+            frame.to_str().unwrap(),
+        ]);
+        let written = std::fs::metadata(&frame).unwrap().len();
+        let json: serde_json::Value =
+            serde_json::from_str(&cdma(&["analyze", "--json", "--filter", name])).unwrap();
+        let tensors = json["tensors"].as_array().unwrap();
+        assert_eq!(tensors.len(), 1, "{name}: filter should select one tensor");
+        assert_eq!(tensors[0]["name"], name);
+        assert_eq!(tensors[0]["sizes"]["zvc"], written, "{name}");
+        assert!(tensors[0]["chunked"].is_null());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
