@@ -189,6 +189,65 @@ impl HoldCheck {
     }
 }
 
+/// The source side of a stream: offers items in order when its [`Traffic`] says so and, once
+/// it has raised valid, holds the item until it is taken (the AXI-Stream rule).
+struct Feeder {
+    next: usize,
+    len: usize,
+    holding: bool,
+    first_fire: Option<u64>,
+}
+
+impl Feeder {
+    fn new(len: usize) -> Self {
+        Feeder {
+            next: 0,
+            len,
+            holding: false,
+            first_fire: None,
+        }
+    }
+
+    /// `valid` for this cycle.
+    fn valid(&mut self, src: &mut Traffic) -> bool {
+        self.next < self.len && (self.holding || src.next_on())
+    }
+
+    /// Whether the item on offer is the last one.
+    fn is_last(&self) -> bool {
+        self.next + 1 == self.len
+    }
+
+    /// Ends the cycle: advance if `valid && ready`, else keep holding what was offered.
+    fn step(&mut self, valid: bool, ready: bool) -> bool {
+        let fire = valid && ready;
+        if fire {
+            self.next += 1;
+        }
+        self.holding = valid && !fire;
+        fire
+    }
+}
+
+impl RunStats {
+    /// Records a block transfer in cycle `self.cycles` for the streaming rate.
+    fn block_fired(&mut self, first: &mut Option<u64>) {
+        let start = *first.get_or_insert(self.cycles);
+        self.stream_cycles = self.cycles + 1 - start;
+    }
+
+    /// Fails once the cycle budget is spent.
+    fn check_limit(&self, limit: u64, waiting_for: impl FnOnce() -> String) -> Result<(), TbError> {
+        if self.cycles < limit {
+            return Ok(());
+        }
+        Err(TbError::Hang {
+            cycles: limit,
+            waiting_for: waiting_for(),
+        })
+    }
+}
+
 /// Streams `data` (whole elements) through a compressor and returns the payload it emitted.
 ///
 /// `src` decides when the driver offers a block (it then holds it until accepted), `sink` when
@@ -221,33 +280,30 @@ pub fn run_compressor<D: CompressorPorts + ?Sized>(
     }
     dut.reset();
     let limit = cycle_limit(blocks.len());
-    let (mut next, mut holding, mut done) = (0usize, false, false);
-    let mut first_fire = None;
+    let mut feed = Feeder::new(blocks.len());
+    let mut done = false;
     let mut hold = HoldCheck::default();
     let idle = vec![0u32; words_in];
     while !done {
-        if stats.cycles >= limit {
-            return Err(TbError::Hang {
-                cycles: limit,
-                waiting_for: format!(
-                    "compressor output (blocks accepted {next}/{})",
-                    blocks.len()
-                ),
-            });
-        }
-        let valid = next < blocks.len() && (holding || src.next_on());
-        let data_w = if next < blocks.len() {
-            &blocks[next]
-        } else {
-            &idle
-        };
-        dut.set_in(data_w, next + 1 == blocks.len(), valid);
+        stats.check_limit(limit, || {
+            format!(
+                "compressor output (blocks accepted {}/{})",
+                feed.next, feed.len
+            )
+        })?;
+        let valid = feed.valid(src);
+        dut.set_in(
+            blocks.get(feed.next).unwrap_or(&idle),
+            feed.is_last(),
+            valid,
+        );
         let ready = sink.next_on();
         dut.set_out_ready(ready);
         dut.eval();
         let out_valid = dut.out_valid();
         let beat = dut.out_beat();
         hold.check(out_valid, ready, &beat)?;
+        let in_fire = valid && dut.in_ready();
         if out_valid && ready {
             let (w, count, last) = beat;
             if count == 0 || count as usize > p {
@@ -263,19 +319,14 @@ pub fn run_compressor<D: CompressorPorts + ?Sized>(
             push_bytes(&mut payload, &w, count as usize * eb);
             stats.beats += 1;
             done = last;
-            if last && next + usize::from(valid && dut.in_ready()) < blocks.len() {
+            if last && feed.next + usize::from(in_fire) < feed.len {
                 return Err(TbError::Protocol(
                     "out_last before the last block went in".into(),
                 ));
             }
         }
-        if valid && dut.in_ready() {
-            first_fire.get_or_insert(stats.cycles);
-            stats.stream_cycles = stats.cycles + 1 - first_fire.unwrap_or(0);
-            next += 1;
-            holding = false;
-        } else {
-            holding = valid;
+        if feed.step(valid, dut.in_ready()) {
+            stats.block_fired(&mut feed.first_fire);
         }
         dut.tick();
         stats.cycles += 1;
@@ -322,23 +373,21 @@ pub fn run_decompressor<D: DecompressorPorts + ?Sized>(
     stats.beats = beats.len() as u64;
     dut.reset();
     let limit = cycle_limit(n_blocks + beats.len());
-    let (mut next, mut holding, mut got_blocks) = (0usize, false, 0usize);
-    let mut first_fire = None;
+    let mut feed = Feeder::new(beats.len());
+    let mut got_blocks = 0usize;
+    let mut first_out = None;
     let mut hold = HoldCheck::default();
     let idle = vec![0u32; beat_bytes / 4];
-    loop {
-        if stats.cycles >= limit {
-            return Err(TbError::Hang {
-                cycles: limit,
-                waiting_for: format!(
-                    "decompressor output (blocks {got_blocks}/{n_blocks}, beats in {next}/{})",
-                    beats.len()
-                ),
-            });
-        }
-        let valid = next < beats.len() && (holding || src.next_on());
-        let (w, count) = beats.get(next).map_or((&idle, 0), |(w, c)| (w, *c));
-        dut.set_in(w, count, next + 1 == beats.len(), valid);
+    while got_blocks < n_blocks {
+        stats.check_limit(limit, || {
+            format!(
+                "decompressor output (blocks {got_blocks}/{n_blocks}, beats in {}/{})",
+                feed.next, feed.len
+            )
+        })?;
+        let valid = feed.valid(src);
+        let (w, count) = beats.get(feed.next).map_or((&idle, 0), |(w, c)| (w, *c));
+        dut.set_in(w, count, feed.is_last(), valid);
         let ready = sink.next_on();
         dut.set_out_ready(ready);
         dut.eval();
@@ -348,10 +397,8 @@ pub fn run_decompressor<D: DecompressorPorts + ?Sized>(
         let out_valid = dut.out_valid();
         let (ow, last) = dut.out_block();
         hold.check(out_valid, ready, &(ow.clone(), 0, last))?;
-        let in_fire = valid && dut.in_ready();
         if out_valid && ready {
-            first_fire.get_or_insert(stats.cycles);
-            stats.stream_cycles = stats.cycles + 1 - first_fire.unwrap_or(0);
+            stats.block_fired(&mut first_out);
             got_blocks += 1;
             push_bytes(&mut out, &ow, BLOCK * eb);
             if last != (got_blocks == n_blocks) {
@@ -360,22 +407,14 @@ pub fn run_decompressor<D: DecompressorPorts + ?Sized>(
                 )));
             }
         }
-        if in_fire {
-            next += 1;
-            holding = false;
-        } else {
-            holding = valid;
-        }
+        feed.step(valid, dut.in_ready());
         dut.tick();
         stats.cycles += 1;
-        if got_blocks == n_blocks {
-            break;
-        }
     }
-    if next != beats.len() {
+    if feed.next != feed.len {
         return Err(TbError::Protocol(format!(
-            "last block out before all beats went in ({next}/{})",
-            beats.len()
+            "last block out before all beats went in ({}/{})",
+            feed.next, feed.len
         )));
     }
     out.truncate(n_elems * eb);
