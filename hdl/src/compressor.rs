@@ -1,29 +1,34 @@
 //! `ZvcCompressor`: one 32-element block per beat in, packed ZVC payload beats out.
 //!
 //! Pipeline (2 cycles of latency, one block per cycle at any sparsity while `out_ready`):
-//! 1. *Encode* (combinational from the input port, registered in `r1_*`): the 32-bit mask
-//!    (lane `i` non-zero), the non-zero elements compacted to lanes `0..pop` by the
-//!    [`ZvcSteer`] network (5 stages of one 2:1 choice per lane), and
-//!    the encoded block `{data, mask}`: `M` mask lanes then `pop` elements, `L = M + pop ≤ P`
-//!    lanes, zero above `L`.
-//! 2. *Pack*: a holding register of `h < P` lanes (zero above `h`) and the encoded block
-//!    shifted up by `h` lanes are OR-ed into a `2P`-lane word. If `h + L ≥ P` the low `P`
-//!    lanes leave as a full beat and the high lanes become the new holding register,
-//!    otherwise the word is held. On `in_last` the packer flushes: a final beat with
-//!    `out_count = h + L` when that is `≤ P`, else a full beat and then, one cycle later, the
-//!    `h + L - P` leftover lanes (the only case where the block takes two output beats).
-//!    Unused lanes of a partial beat are zero.
+//! 1. *Input register* (`r1_*`): the raw block.
+//! 2. *Encode and pack* (the register-free datapath child, from registers only): the 32-bit
+//!    mask (lane `i` non-zero), the non-zero elements compacted to lanes `0..pop` by the
+//!    [`ZvcSteer`] network (5 stages of one 2:1 choice per lane), the encoded block
+//!    `{data, mask}`: `M` mask lanes then `pop` elements, `L = M + pop ≤ P` lanes, zero above
+//!    `L`; shifted up by the `h < P` lanes of the holding register (zero above `h`) it gives
+//!    the low `P` lanes (OR-ed with the holding register: the next beat) and the lanes above
+//!    `P`. If `h + L ≥ P` the low lanes leave as a full beat and the high lanes become the
+//!    new holding register, otherwise the low lanes are held. On `in_last` the packer
+//!    flushes: a final beat with `out_count = h + L` when that is `≤ P`, else a full beat and
+//!    then, one cycle later, the `h + L - P` leftover lanes (the only case where the block
+//!    takes two output beats). Unused lanes of a partial beat are zero.
 //! 3. *Output register* (`o_*`) drives the outputs.
 //!
-//! Backpressure: `in_ready = !r1_valid | take`, where the packer `take`s the encoded block
+//! Backpressure: `in_ready = !r1_valid | take`, where the packer `take`s the registered block
 //! when the output register is free or the block does not produce a beat; so `in_ready`
 //! depends combinationally on `out_ready` (no loop: nothing depends on `in_valid`).
+//!
+//! Simulation speed: the top's own combinational block reads the handshake inputs, so a
+//! simulator (Verilator) re-runs it on every `eval()`; it only decides 1-bit controls. The
+//! wide logic sits in the datapath child, which reads registers only (evaluated once per
+//! clock edge), and the wide registers are [`EnReg`]s loaded straight from it.
 
 use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::glue::{LaneMask, ZeroExtend};
+use crate::glue::{Compact, EnReg, Join, LaneAny};
 use crate::steer::{ZvcSteer, CNT};
 
 /// Port documentation of the compressor, in Verilog port order (one table for the emitted
@@ -45,9 +50,111 @@ pub const COMPRESSOR_PORTS: &[(&str, &str)] = &[
 macro_rules! zvc_compressor {
     (
         $(#[$doc:meta])*
-        $name:ident, e: $e:tt, lg: $lg:tt, m: $m:tt, p: $p:tt,
-        bw: $bw:tt, pw: $pw:tt, ww: $ww:tt, ppe: $ppe:tt
+        $name:ident, $dp:ident, e: $e:tt, lg: $lg:tt, m: $m:tt, p: $p:tt,
+        bw: $bw:tt, pw: $pw:tt
     ) => {
+        /// The compressor's wide combinational datapath (encode and packer word), a child
+        /// block without registers: its inputs are all registers of the parent, so a
+        /// simulator (Verilator) evaluates it once per clock edge instead of on every input
+        /// change.
+        #[derive(LogicBlock)]
+        pub struct $dp {
+            /// The registered raw block.
+            pub x: Signal<In, Bits<$bw>>,
+            /// Holding register lanes (zero above `h_cnt`).
+            pub h_data: Signal<In, Bits<$pw>>,
+            /// Valid lanes in `h_data` (`< P`).
+            pub h_cnt: Signal<In, Bits<CNT>>,
+            /// The registered block is the tensor's last.
+            pub last: Signal<In, Bit>,
+            /// The packer owes the second beat of an overflowing last block.
+            pub flush: Signal<In, Bit>,
+            /// `h_cnt + M + popcount(mask)`: valid lanes of holding register plus block.
+            pub total: Signal<Out, Bits<CNT>>,
+            /// Taking the block produces a beat (`total ≥ P` or last).
+            pub emits: Signal<Out, Bit>,
+            /// `total > P`: lanes are left over after the beat.
+            pub over: Signal<Out, Bit>,
+            /// Next holding register when the block is taken and lanes remain: the lanes
+            /// above the beat if it `emits`, else the whole word.
+            pub h_next: Signal<Out, Bits<$pw>>,
+            /// Next output beat: the holding register when flushing, else the low `P` lanes.
+            pub o_next: Signal<Out, Bits<$pw>>,
+            /// The encoded block `{data, mask}`.
+            enc: Signal<Local, Bits<$pw>>,
+            /// Lanes `0..P` of holding lanes OR encoded block shifted up by `h_cnt` lanes.
+            lo: Signal<Local, Bits<$pw>>,
+            /// Lanes `P..2P` of the same (only the encoded block reaches them).
+            hi: Signal<Local, Bits<$pw>>,
+            steer: ZvcSteer,
+            cat: Join<32, $bw, $pw>,
+            any: LaneAny<$e, $bw>,
+            net: Compact<$e, $bw>,
+            m_cnt: Constant<Bits<CNT>>,
+            p_cnt: Constant<Bits<CNT>>,
+        }
+
+        impl Default for $dp {
+            fn default() -> Self {
+                Self {
+                    x: Default::default(),
+                    h_data: Default::default(),
+                    h_cnt: Default::default(),
+                    last: Default::default(),
+                    flush: Default::default(),
+                    total: Default::default(),
+                    emits: Default::default(),
+                    over: Default::default(),
+                    h_next: Default::default(),
+                    o_next: Default::default(),
+                    enc: Default::default(),
+                    lo: Default::default(),
+                    hi: Default::default(),
+                    steer: Default::default(),
+                    cat: Default::default(),
+                    any: Default::default(),
+                    net: Default::default(),
+                    m_cnt: Constant::new($m.into()),
+                    p_cnt: Constant::new($p.into()),
+                }
+            }
+        }
+
+        impl Logic for $dp {
+            #[hdl_gen]
+            fn update(&mut self) {
+                // ---- encode: mask (constant part-selects), compaction, {data, mask}
+                self.any.x.next = self.x.val();
+                self.steer.mask.next = self.any.y.val();
+                self.net.d.next = self.x.val();
+                for k in 0..5 {
+                    self.net.mv[k].next = self.steer.mv[k].val();
+                }
+                // Lanes holding an element after the last stage: those that stayed in it and
+                // those that moved in it.
+                self.net.keep.next = self.steer.st[4].val() | (self.steer.mv[4].val() >> 16);
+                self.cat.lo.next = self.any.y.val();
+                self.cat.hi.next = self.net.y.val();
+                // ---- packer: the encoded block shifted up by h_cnt lanes, split at lane P
+                // into the part that fills the beat (OR-ed over the holding lanes) and the
+                // part that spills over (two P-lane shifters; no 2P-lane word is built).
+                self.enc.next = self.cat.y.val();
+                self.lo.next = self.h_data.val() | (self.enc.val() << (self.h_cnt.val() << $lg));
+                self.hi.next = self.enc.val() >> ((self.p_cnt.val() - self.h_cnt.val()) << $lg);
+                self.total.next = self.h_cnt.val() + self.m_cnt.val() + self.steer.pop.val();
+                self.emits.next = (self.total.val() >= self.p_cnt.val()) | self.last.val();
+                self.over.next = self.total.val() > self.p_cnt.val();
+                self.h_next.next = self.lo.val();
+                if self.emits.val() {
+                    self.h_next.next = self.hi.val();
+                }
+                self.o_next.next = self.lo.val();
+                if self.flush.val() {
+                    self.o_next.next = self.h_data.val();
+                }
+            }
+        }
+
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name {
@@ -73,40 +180,24 @@ macro_rules! zvc_compressor {
             pub out_valid: Signal<Out, Bit>,
             /// Output handshake: the beat is taken this cycle if `out_valid`.
             pub out_ready: Signal<In, Bit>,
-            // --- encode stage
-            steer: ZvcSteer,
-            wmask: ZeroExtend<32, $pw>,
-            wdata: ZeroExtend<$bw, $pw>,
-            mask: Signal<Local, Bits<32>>,
-            d: Signal<Local, Bits<$bw>>,
-            xm: [LaneMask<32, $e, $bw>; 5],
+            // --- input register (the raw block) and the datapath behind it
             r1_valid: DFF<Bit>,
             r1_last: DFF<Bit>,
-            r1_enc: DFF<Bits<$pw>>,
-            r1_len: DFF<Bits<CNT>>,
-            // --- packer
-            wh: ZeroExtend<$pw, $ww>,
-            we: ZeroExtend<$pw, $ww>,
-            comb: Signal<Local, Bits<$ww>>,
-            total: Signal<Local, Bits<CNT>>,
-            emits: Signal<Local, Bit>,
+            r1_data: EnReg<$bw>,
+            dp: $dp,
+            // --- packer control
             take: Signal<Local, Bit>,
             out_free: Signal<Local, Bit>,
-            h_data: DFF<Bits<$pw>>,
+            h_data: EnReg<$pw>,
             h_cnt: DFF<Bits<CNT>>,
             flush: DFF<Bit>,
             // --- output register
             o_valid: DFF<Bit>,
             o_last: DFF<Bit>,
-            o_data: DFF<Bits<$pw>>,
+            o_data: EnReg<$pw>,
             o_count: DFF<Bits<7>>,
             // --- constants
-            lane: Constant<Bits<$bw>>,
-            one32: Constant<Bits<32>>,
-            zero32: Constant<Bits<32>>,
-            zero_pw: Constant<Bits<$pw>>,
             zero_cnt: Constant<Bits<CNT>>,
-            m_cnt: Constant<Bits<CNT>>,
             p_cnt: Constant<Bits<CNT>>,
             p_count: Constant<Bits<7>>,
         }
@@ -125,21 +216,10 @@ macro_rules! zvc_compressor {
                     out_last: Default::default(),
                     out_valid: Default::default(),
                     out_ready: Default::default(),
-                    steer: Default::default(),
-                    wmask: Default::default(),
-                    wdata: Default::default(),
-                    mask: Default::default(),
-                    d: Default::default(),
-                    xm: Default::default(),
                     r1_valid: Default::default(),
                     r1_last: Default::default(),
-                    r1_enc: Default::default(),
-                    r1_len: Default::default(),
-                    wh: Default::default(),
-                    we: Default::default(),
-                    comb: Default::default(),
-                    total: Default::default(),
-                    emits: Default::default(),
+                    r1_data: Default::default(),
+                    dp: Default::default(),
                     take: Default::default(),
                     out_free: Default::default(),
                     h_data: Default::default(),
@@ -149,12 +229,7 @@ macro_rules! zvc_compressor {
                     o_last: Default::default(),
                     o_data: Default::default(),
                     o_count: Default::default(),
-                    lane: Constant::new(((1u64 << $e) - 1).into()),
-                    one32: Constant::new(1.into()),
-                    zero32: Constant::new(0.into()),
-                    zero_pw: Constant::new(0.into()),
                     zero_cnt: Constant::new(0.into()),
-                    m_cnt: Constant::new($m.into()),
                     p_cnt: Constant::new($p.into()),
                     p_count: Constant::new($p.into()),
                 }
@@ -165,39 +240,33 @@ macro_rules! zvc_compressor {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, r1_valid, r1_last, r1_enc, r1_len, h_data, h_cnt, flush,
-                    o_valid, o_last, o_data, o_count
+                    self, clock, r1_valid, r1_last, h_cnt, flush, o_valid, o_last, o_count
                 );
-                // ---- encode: mask, compaction, {data, mask}
-                self.mask.next = self.zero32.val();
-                for i in 0..32 {
-                    if (self.in_data.val() & (self.lane.val() << (i * $e))).any() {
-                        self.mask.next = self.mask.val() | (self.one32.val() << i);
-                    }
-                }
-                self.steer.mask.next = self.mask.val();
-                self.d.next = self.in_data.val();
-                for k in 0..5 {
-                    self.xm[k].v.next = self.steer.mv[k].val();
-                }
-                for k in 0..5 {
-                    // Stage k: lanes flagged in mv[k] move down by 2^k lanes (zero lanes
-                    // hold zero data, so no separate valid masking is needed).
-                    self.d.next = (self.d.val() & !self.xm[k].y.val())
-                        | ((self.d.val() & self.xm[k].y.val()) >> ($e << k));
-                }
-                self.wmask.x.next = self.mask.val();
-                self.wdata.x.next = self.d.val();
+                // Wide registers: data wired straight in, only their 1-bit load/clear
+                // controls are decided here (see `EnReg`).
+                self.r1_data.clock.next = self.clock.val();
+                self.h_data.clock.next = self.clock.val();
+                self.o_data.clock.next = self.clock.val();
+                self.r1_data.d.next = self.in_data.val();
+                self.h_data.d.next = self.dp.h_next.val();
+                self.o_data.d.next = self.dp.o_next.val();
+                self.r1_data.en.next = false;
+                self.r1_data.clr.next = false;
+                self.h_data.en.next = false;
+                self.h_data.clr.next = false;
+                self.o_data.en.next = false;
+                self.o_data.clr.next = false;
+                // The wide datapath only sees registers (see the datapath block's doc).
+                self.dp.x.next = self.r1_data.q.val();
+                self.dp.h_data.next = self.h_data.q.val();
+                self.dp.h_cnt.next = self.h_cnt.q.val();
+                self.dp.last.next = self.r1_last.q.val();
+                self.dp.flush.next = self.flush.q.val();
                 // ---- pack
                 self.out_free.next = !self.o_valid.q.val() | self.out_ready.val();
-                self.wh.x.next = self.h_data.q.val();
-                self.we.x.next = self.r1_enc.q.val();
-                self.comb.next = self.wh.y.val() | (self.we.y.val() << (self.h_cnt.q.val() << $lg));
-                self.total.next = self.h_cnt.q.val() + self.r1_len.q.val();
-                self.emits.next = (self.total.val() >= self.p_cnt.val()) | self.r1_last.q.val();
                 self.take.next = self.r1_valid.q.val()
                     & !self.flush.q.val()
-                    & (self.out_free.val() | !self.emits.val());
+                    & (self.out_free.val() | !self.dp.emits.val());
                 self.in_ready.next = (!self.r1_valid.q.val() | self.take.val()) & !self.rst.val();
                 // ---- output register
                 if self.out_ready.val() {
@@ -206,44 +275,43 @@ macro_rules! zvc_compressor {
                 if self.flush.q.val() & self.out_free.val() {
                     // Second beat of an overflowing last block: the leftover lanes.
                     self.o_valid.d.next = true;
-                    self.o_data.d.next = self.h_data.q.val();
+                    self.o_data.en.next = true;
                     self.o_count.d.next = self.h_cnt.q.val().get_bits::<7>(0);
                     self.o_last.d.next = true;
-                    self.h_data.d.next = self.zero_pw.val();
+                    self.h_data.clr.next = true;
                     self.h_cnt.d.next = self.zero_cnt.val();
                     self.flush.d.next = false;
                 }
                 if self.take.val() {
-                    if self.emits.val() {
+                    if self.dp.emits.val() {
                         self.o_valid.d.next = true;
-                        self.o_data.d.next = self.comb.val().get_bits::<$pw>(0);
-                        if self.total.val() > self.p_cnt.val() {
+                        self.o_data.en.next = true;
+                        if self.dp.over.val() {
                             self.o_count.d.next = self.p_count.val();
                             self.o_last.d.next = false;
-                            self.h_data.d.next = self.comb.val().get_bits::<$pw>($ppe);
-                            self.h_cnt.d.next = self.total.val() - self.p_cnt.val();
+                            self.h_data.en.next = true;
+                            self.h_cnt.d.next = self.dp.total.val() - self.p_cnt.val();
                             self.flush.d.next = self.r1_last.q.val();
                         } else {
-                            self.o_count.d.next = self.total.val().get_bits::<7>(0);
+                            self.o_count.d.next = self.dp.total.val().get_bits::<7>(0);
                             self.o_last.d.next = self.r1_last.q.val();
-                            self.h_data.d.next = self.zero_pw.val();
+                            self.h_data.clr.next = true;
                             self.h_cnt.d.next = self.zero_cnt.val();
                         }
                     } else {
-                        self.h_data.d.next = self.comb.val().get_bits::<$pw>(0);
-                        self.h_cnt.d.next = self.total.val();
+                        self.h_data.en.next = true;
+                        self.h_cnt.d.next = self.dp.total.val();
                     }
                     self.r1_valid.d.next = false;
                 }
                 if self.in_valid.val() & self.in_ready.val() {
                     self.r1_valid.d.next = true;
                     self.r1_last.d.next = self.in_last.val();
-                    self.r1_enc.d.next = self.wmask.y.val() | (self.wdata.y.val() << 32);
-                    self.r1_len.d.next = self.m_cnt.val() + self.steer.pop.val();
+                    self.r1_data.en.next = true;
                 }
                 if self.rst.val() {
                     self.r1_valid.d.next = false;
-                    self.h_data.d.next = self.zero_pw.val();
+                    self.h_data.clr.next = true;
                     self.h_cnt.d.next = self.zero_cnt.val();
                     self.flush.d.next = false;
                     self.o_valid.d.next = false;
@@ -259,15 +327,15 @@ macro_rules! zvc_compressor {
 
 zvc_compressor!(
     /// ZVC compressor for E = 8 (P = 36 lanes of 8 bits per packed beat).
-    ZvcCompressorE8, e: 8, lg: 3, m: 4, p: 36, bw: 256, pw: 288, ww: 576, ppe: 288
+    ZvcCompressorE8, ZvcCompressorE8Datapath, e: 8, lg: 3, m: 4, p: 36, bw: 256, pw: 288
 );
 zvc_compressor!(
     /// ZVC compressor for E = 16 (P = 34 lanes of 16 bits per packed beat).
-    ZvcCompressorE16, e: 16, lg: 4, m: 2, p: 34, bw: 512, pw: 544, ww: 1088, ppe: 544
+    ZvcCompressorE16, ZvcCompressorE16Datapath, e: 16, lg: 4, m: 2, p: 34, bw: 512, pw: 544
 );
 zvc_compressor!(
     /// ZVC compressor for E = 32 (P = 33 lanes of 32 bits per packed beat).
-    ZvcCompressorE32, e: 32, lg: 5, m: 1, p: 33, bw: 1024, pw: 1056, ww: 2112, ppe: 1056
+    ZvcCompressorE32, ZvcCompressorE32Datapath, e: 32, lg: 5, m: 1, p: 33, bw: 1024, pw: 1056
 );
 
 #[cfg(test)]

@@ -5,9 +5,12 @@
 //! * the block at its bottom is complete when `b ≥ M` (the mask is in lanes `0..M`) and
 //!   `b ≥ L = M + popcount(mask)`;
 //! * a complete block is expanded from lanes `M..M+32` by the [`ZvcSteer`] network run
-//!   backwards (MSB stage first, moving up; each stage's lane selects use the same
-//!   move/stay vectors as the compressor, so lanes past the block, which belong to the
-//!   next block, are never selected), registered, and its `L` lanes are shifted out;
+//!   backwards (MSB stage first, moving up, with the same move vectors as the compressor;
+//!   the result is masked with the block's mask, so lanes past the block, which belong to
+//!   the next block, never reach the output), registered, and its `L` lanes are shifted
+//!   out. The expansion and the buffer shifted by `L` lanes depend on the buffer register
+//!   only and live in a register-free child block (evaluated once per clock edge by a
+//!   simulator such as Verilator, not on every input change);
 //! * a new beat (lanes `in_count..P` forced to zero) is appended above the remaining lanes
 //!   when they number `≤ P`, so one block per cycle is sustained at any sparsity: while a
 //!   block is incomplete the remainder is `< L ≤ P` and a beat is always taken.
@@ -26,7 +29,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::glue::{LaneMask, ZeroExtend};
+use crate::glue::{EnReg, Expand, LaneMask, ZeroExtend};
 use crate::steer::{ZvcSteer, CNT};
 
 /// Port documentation of the decompressor, in Verilog port order.
@@ -48,9 +51,58 @@ pub const DECOMPRESSOR_PORTS: &[(&str, &str)] = &[
 macro_rules! zvc_decompressor {
     (
         $(#[$doc:meta])*
-        $name:ident, e: $e:tt, lg: $lg:tt, m: $m:tt, p: $p:tt,
+        $name:ident, $dp:ident, e: $e:tt, lg: $lg:tt, m: $m:tt, p: $p:tt,
         bw: $bw:tt, pw: $pw:tt, ww: $ww:tt
     ) => {
+        /// The decompressor's wide datapath that depends on the buffer register only: the
+        /// bottom block's length, its expansion and the buffer with it removed. A child block
+        /// without registers whose inputs are registers, so a simulator (Verilator) evaluates
+        /// it once per clock edge instead of on every input change.
+        #[derive(LogicBlock)]
+        pub struct $dp {
+            /// The buffer register (bottom block's mask in lanes `0..M`).
+            pub sbuf: Signal<In, Bits<$ww>>,
+            /// `M + popcount(mask)`: lanes of the bottom block.
+            pub len: Signal<Out, Bits<CNT>>,
+            /// The buffer shifted down by `len` lanes (the bottom block removed).
+            pub shifted: Signal<Out, Bits<$ww>>,
+            /// The bottom block expanded: element `i` in lane `i`.
+            pub y: Signal<Out, Bits<$bw>>,
+            steer: ZvcSteer,
+            net: Expand<$e, $bw>,
+            m_cnt: Constant<Bits<CNT>>,
+        }
+
+        impl Default for $dp {
+            fn default() -> Self {
+                Self {
+                    sbuf: Default::default(),
+                    len: Default::default(),
+                    shifted: Default::default(),
+                    y: Default::default(),
+                    steer: Default::default(),
+                    net: Default::default(),
+                    m_cnt: Constant::new($m.into()),
+                }
+            }
+        }
+
+        impl Logic for $dp {
+            #[hdl_gen]
+            fn update(&mut self) {
+                self.steer.mask.next = self.sbuf.val().get_bits::<32>(0);
+                self.len.next = self.m_cnt.val() + self.steer.pop.val();
+                // Expansion: the compaction network backwards (stage 4 first, moving up).
+                self.net.d.next = self.sbuf.val().get_bits::<$bw>(32);
+                for k in 0..5 {
+                    self.net.mv[k].next = self.steer.mv[k].val();
+                }
+                self.net.keep.next = self.sbuf.val().get_bits::<32>(0);
+                self.y.next = self.net.y.val();
+                self.shifted.next = self.sbuf.val() >> (self.len.val() << $lg);
+            }
+        }
+
         $(#[$doc])*
         #[derive(LogicBlock)]
         pub struct $name {
@@ -79,7 +131,7 @@ macro_rules! zvc_decompressor {
             /// Sticky until `rst`: truncated payload or bad `in_count`.
             pub error: Signal<Out, Bit>,
             // --- buffer and its bottom block
-            steer: ZvcSteer,
+            dp: $dp,
             w_in: ZeroExtend<$pw, $ww>,
             w_cnt: ZeroExtend<7, CNT>,
             sbuf: DFF<Bits<$ww>>,
@@ -98,13 +150,10 @@ macro_rules! zvc_decompressor {
             fire: Signal<Local, Bit>,
             th: Signal<Local, Bits<$p>>,
             tm: LaneMask<$p, $e, $pw>,
-            d: Signal<Local, Bits<$bw>>,
-            xs: [LaneMask<32, $e, $bw>; 5],
-            xm: [LaneMask<32, $e, $bw>; 5],
             // --- output register
             o_valid: DFF<Bit>,
             o_last: DFF<Bit>,
-            o_data: DFF<Bits<$bw>>,
+            o_data: EnReg<$bw>,
             // --- constants
             one_p: Constant<Bits<$p>>,
             zero_p: Constant<Bits<$p>>,
@@ -131,7 +180,7 @@ macro_rules! zvc_decompressor {
                     out_valid: Default::default(),
                     out_ready: Default::default(),
                     error: Default::default(),
-                    steer: Default::default(),
+                    dp: Default::default(),
                     w_in: Default::default(),
                     w_cnt: Default::default(),
                     sbuf: Default::default(),
@@ -150,9 +199,6 @@ macro_rules! zvc_decompressor {
                     fire: Default::default(),
                     th: Default::default(),
                     tm: Default::default(),
-                    d: Default::default(),
-                    xs: Default::default(),
-                    xm: Default::default(),
                     o_valid: Default::default(),
                     o_last: Default::default(),
                     o_data: Default::default(),
@@ -172,11 +218,16 @@ macro_rules! zvc_decompressor {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, sbuf, b_cnt, last_seen, err, o_valid, o_last, o_data
+                    self, clock, sbuf, b_cnt, last_seen, err, o_valid, o_last
                 );
+                // The decoded block moves on the clock edge only (see `EnReg`).
+                self.o_data.clock.next = self.clock.val();
+                self.o_data.d.next = self.dp.y.val();
+                self.o_data.en.next = false;
+                self.o_data.clr.next = false;
                 // ---- the block at the bottom of the buffer (its mask is in lanes 0..M)
-                self.steer.mask.next = self.sbuf.q.val().get_bits::<32>(0);
-                self.len.next = self.m_cnt.val() + self.steer.pop.val();
+                self.dp.sbuf.next = self.sbuf.q.val();
+                self.len.next = self.dp.len.val();
                 self.have.next = (self.b_cnt.q.val() >= self.m_cnt.val())
                     & (self.b_cnt.q.val() >= self.len.val());
                 self.out_free.next = !self.o_valid.q.val() | self.out_ready.val();
@@ -186,21 +237,11 @@ macro_rules! zvc_decompressor {
                     & (self.b_cnt.q.val() == self.len.val());
                 // The tail of a finished stream cannot form a block: truncated payload.
                 self.trunc.next = self.last_seen.q.val() & !self.have.val() & !self.err.q.val();
-                // ---- expansion: the compaction network backwards (stage 4 first, moving up)
-                self.d.next = self.sbuf.q.val().get_bits::<$bw>(32);
-                for k in 0..5 {
-                    self.xs[k].v.next = self.steer.st[k].val();
-                    self.xm[k].v.next = self.steer.mv[k].val();
-                }
-                for k in 0..5 {
-                    self.d.next = (self.d.val() & self.xs[4 - k].y.val())
-                        | ((self.d.val() << ($e << (4 - k))) & self.xm[4 - k].y.val());
-                }
                 // ---- consume the bottom block, append the incoming beat
                 self.rem.next = self.sbuf.q.val();
                 self.rem_cnt.next = self.b_cnt.q.val();
                 if self.emit.val() {
-                    self.rem.next = self.sbuf.q.val() >> (self.len.val() << $lg);
+                    self.rem.next = self.dp.shifted.val();
                     self.rem_cnt.next = self.b_cnt.q.val() - self.len.val();
                 }
                 self.in_ready.next = !self.rst.val()
@@ -247,7 +288,7 @@ macro_rules! zvc_decompressor {
                 }
                 if self.emit.val() {
                     self.o_valid.d.next = true;
-                    self.o_data.d.next = self.d.val();
+                    self.o_data.en.next = true;
                     self.o_last.d.next = self.finishing.val();
                 }
                 if self.rst.val() {
@@ -268,15 +309,15 @@ macro_rules! zvc_decompressor {
 
 zvc_decompressor!(
     /// ZVC decompressor for E = 8 (P = 36 lanes of 8 bits per packed beat).
-    ZvcDecompressorE8, e: 8, lg: 3, m: 4, p: 36, bw: 256, pw: 288, ww: 576
+    ZvcDecompressorE8, ZvcDecompressorE8Datapath, e: 8, lg: 3, m: 4, p: 36, bw: 256, pw: 288, ww: 576
 );
 zvc_decompressor!(
     /// ZVC decompressor for E = 16 (P = 34 lanes of 16 bits per packed beat).
-    ZvcDecompressorE16, e: 16, lg: 4, m: 2, p: 34, bw: 512, pw: 544, ww: 1088
+    ZvcDecompressorE16, ZvcDecompressorE16Datapath, e: 16, lg: 4, m: 2, p: 34, bw: 512, pw: 544, ww: 1088
 );
 zvc_decompressor!(
     /// ZVC decompressor for E = 32 (P = 33 lanes of 32 bits per packed beat).
-    ZvcDecompressorE32, e: 32, lg: 5, m: 1, p: 33, bw: 1024, pw: 1056, ww: 2112
+    ZvcDecompressorE32, ZvcDecompressorE32Datapath, e: 32, lg: 5, m: 1, p: 33, bw: 1024, pw: 1056, ww: 2112
 );
 
 #[cfg(test)]
