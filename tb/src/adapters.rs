@@ -18,6 +18,9 @@ impl Bound {
     fn new(module: &str, elem: ElemWidth) -> Result<Self, String> {
         let dut = new_dut(module).map_err(|e| e.to_string())?;
         let rst = dut.port("rst").map_err(|e| e.to_string())?;
+        if dut.ports()[rst].width != 1 {
+            return Err(format!("{module}.rst is not 1 bit"));
+        }
         Ok(Bound {
             dut,
             rst,
@@ -29,11 +32,27 @@ impl Bound {
         self.dut.port(name).map_err(|e| e.to_string())
     }
 
+    /// A control port (handshake, count, flag): at most 32 bits, so [`Bound::set`] and
+    /// [`Bound::get`] move it in one word.
+    fn control(&self, name: &str) -> Result<usize, String> {
+        let i = self.port(name)?;
+        let width = self.dut.ports()[i].width;
+        if width > 32 {
+            return Err(format!(
+                "{}.{name} is {width} bits, expected a control port of at most 32",
+                self.dut.module()
+            ));
+        }
+        Ok(i)
+    }
+
     // Port indices and widths are checked at construction, so a failing set/get here is a
     // bridge bug, not a test outcome.
+    // Control ports are at most 32 bits wide: one stack word, no allocation per cycle.
     fn set(&mut self, port: usize, v: u64) {
+        let w = [u32::try_from(v).expect("control values fit in 32 bits")];
         self.dut
-            .set_u64(port, v)
+            .set_words(port, &w)
             .expect("port checked at construction");
     }
     fn set_words(&mut self, port: usize, w: &[u32]) {
@@ -42,9 +61,11 @@ impl Bound {
             .expect("port checked at construction");
     }
     fn get(&self, port: usize) -> u64 {
+        let mut w = [0u32; 1];
         self.dut
-            .get_u64(port)
-            .expect("port checked at construction")
+            .get_words(port, &mut w)
+            .expect("port checked at construction");
+        u64::from(w[0])
     }
     fn get_words(&self, port: usize) -> Vec<u32> {
         let mut w = vec![0u32; self.dut.ports()[port].words()];
@@ -89,14 +110,14 @@ impl CompressorDut {
         let b = Bound::new(&format!("cdma_zvc_compressor_e{}", elem.bits()), elem)?;
         Ok(CompressorDut {
             in_data: b.port("in_data")?,
-            in_last: b.port("in_last")?,
-            in_valid: b.port("in_valid")?,
-            in_ready: b.port("in_ready")?,
+            in_last: b.control("in_last")?,
+            in_valid: b.control("in_valid")?,
+            in_ready: b.control("in_ready")?,
             out_data: b.port("out_data")?,
-            out_count: b.port("out_count")?,
-            out_last: b.port("out_last")?,
-            out_valid: b.port("out_valid")?,
-            out_ready: b.port("out_ready")?,
+            out_count: b.control("out_count")?,
+            out_last: b.control("out_last")?,
+            out_valid: b.control("out_valid")?,
+            out_ready: b.control("out_ready")?,
             b,
         })
     }
@@ -175,15 +196,15 @@ impl DecompressorDut {
         let b = Bound::new(&format!("cdma_zvc_decompressor_e{}", elem.bits()), elem)?;
         Ok(DecompressorDut {
             in_data: b.port("in_data")?,
-            in_count: b.port("in_count")?,
-            in_last: b.port("in_last")?,
-            in_valid: b.port("in_valid")?,
-            in_ready: b.port("in_ready")?,
+            in_count: b.control("in_count")?,
+            in_last: b.control("in_last")?,
+            in_valid: b.control("in_valid")?,
+            in_ready: b.control("in_ready")?,
             out_data: b.port("out_data")?,
-            out_last: b.port("out_last")?,
-            out_valid: b.port("out_valid")?,
-            out_ready: b.port("out_ready")?,
-            error: b.port("error")?,
+            out_last: b.control("out_last")?,
+            out_valid: b.control("out_valid")?,
+            out_ready: b.control("out_ready")?,
+            error: b.control("error")?,
             b,
         })
     }
