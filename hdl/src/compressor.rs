@@ -358,8 +358,7 @@ mod tests {
                 let e: usize = $e;
                 let p = 32 + 32 / e;
                 let mut rng = Rng(seed);
-                let mut uut = <$ty>::default();
-                uut.connect_all();
+                let mut uut = reset_block!($ty);
                 let inputs: Vec<(Vec<u64>, bool)> = tensors
                     .iter()
                     .flat_map(|t| {
@@ -368,19 +367,6 @@ mod tests {
                             .map(move |(i, b)| (b.clone(), i + 1 == t.len()))
                     })
                     .collect();
-                let tick = |uut: &mut $ty| {
-                    uut.clock.next = Clock { clk: true };
-                    settle(uut);
-                    uut.clock.next = Clock { clk: false };
-                    settle(uut);
-                };
-                uut.rst.next = true;
-                uut.in_valid.next = false;
-                uut.out_ready.next = false;
-                settle(&mut uut);
-                tick(&mut uut);
-                tick(&mut uut);
-                uut.rst.next = false;
                 let (mut out, mut idx, mut cycles, mut lasts, mut valid) = (vec![], 0, 0, 0, false);
                 while lasts < tensors.len() {
                     assert!(cycles < 20 * inputs.len() as u64 + 100, "compressor hangs");
@@ -406,7 +392,7 @@ mod tests {
                         idx += 1;
                         valid = false;
                     }
-                    tick(&mut uut);
+                    clock_cycle!(&mut uut);
                     cycles += 1;
                 }
                 assert_eq!(idx, inputs.len(), "output ended before all input was taken");

@@ -344,21 +344,7 @@ mod tests {
             ) -> Run {
                 let e: usize = $e;
                 let mut rng = Rng(seed);
-                let mut uut = <$ty>::default();
-                uut.connect_all();
-                let tick = |uut: &mut $ty| {
-                    uut.clock.next = Clock { clk: true };
-                    settle(uut);
-                    uut.clock.next = Clock { clk: false };
-                    settle(uut);
-                };
-                uut.rst.next = true;
-                uut.in_valid.next = false;
-                uut.out_ready.next = false;
-                settle(&mut uut);
-                tick(&mut uut);
-                tick(&mut uut);
-                uut.rst.next = false;
+                let mut uut = reset_block!($ty);
                 let (mut out, mut idx, mut cycles, mut lasts, mut valid) = (vec![], 0, 0, 0, false);
                 let mut idle = 0;
                 loop {
@@ -390,7 +376,7 @@ mod tests {
                         idx += 1;
                         valid = false;
                     }
-                    tick(&mut uut);
+                    clock_cycle!(&mut uut);
                     cycles += 1;
                 }
                 (out, uut.error.val(), cycles)

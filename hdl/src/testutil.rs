@@ -99,3 +99,33 @@ pub fn from_bus<const N: usize>(b: Bits<N>, e: usize, n: usize) -> Vec<u64> {
 pub fn settle<B: Block>(uut: &mut B) {
     assert!(simulate(uut, 10_000), "circuit did not settle");
 }
+
+/// One clock cycle of a rust-hdl block with a `clock` input: rising edge, settle, falling
+/// edge, settle. A macro because the blocks are distinct macro-generated types.
+macro_rules! clock_cycle {
+    ($uut:expr) => {{
+        $uut.clock.next = Clock { clk: true };
+        settle($uut);
+        $uut.clock.next = Clock { clk: false };
+        settle($uut);
+    }};
+}
+
+/// A fresh, connected ZVC block held in synchronous reset for two cycles with its handshakes
+/// idle, then released (`rst` low, not yet settled).
+macro_rules! reset_block {
+    ($ty:ty) => {{
+        let mut uut = <$ty>::default();
+        uut.connect_all();
+        uut.rst.next = true;
+        uut.in_valid.next = false;
+        uut.out_ready.next = false;
+        settle(&mut uut);
+        clock_cycle!(&mut uut);
+        clock_cycle!(&mut uut);
+        uut.rst.next = false;
+        uut
+    }};
+}
+
+pub(crate) use {clock_cycle, reset_block};
