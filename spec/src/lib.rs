@@ -1,0 +1,21 @@
+//! The cdma specification as data (OpenTitan style).
+//!
+//! Every byte offset, bit position and code that more than one part of cdma needs lives here
+//! exactly once: the golden model (`cdma-model`) encodes and decodes with these tables, the RTL
+//! generator (`cdma-hdl`) turns them into Verilog constants, and docs/DESCRIPTORS.md and
+//! docs/FORMAT.md contain tables rendered from them (tests check the documents verbatim).
+//!
+//! * [`frame`]: the chunked frame: header, chunk index entry.
+//! * [`desc`]: the DMA descriptor in memory, its control word and status word.
+//! * [`csr`]: the AXI4-Lite register map.
+//! * [`error`]: the error codes the engine reports.
+//!
+//! All multi-byte fields are little-endian.
+
+pub mod csr;
+pub mod desc;
+pub mod error;
+pub mod field;
+pub mod frame;
+
+pub use field::{BitField, Field};
