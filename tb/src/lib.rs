@@ -6,9 +6,14 @@
 //! - [`traffic`]: seeded valid/ready patterns.
 //! - [`zvc`]: the stream drivers with protocol checks and hang limits.
 //! - [`regress`]: corpus and edge cases, per-group summary table.
+//! - [`axi`]: AXI4 slave memory model with protocol checker, for the DMA engine's `m_axi_*`;
+//!   [`axil`]: AXI4-Lite master for its CSRs (`s_axil_*`); [`watchdog`]: cycle limits.
 
 pub mod adapters;
+pub mod axi;
+pub mod axil;
 pub mod dut;
 pub mod regress;
 pub mod traffic;
+pub mod watchdog;
 pub mod zvc;
