@@ -96,7 +96,7 @@ impl Probe for PortProbe {
 }
 
 /// Renames rust-hdl's module names (`top`, `top$x$y`) to `module`, `module__x__y` in `text`.
-fn rename_modules(text: &str, module: &str) -> String {
+pub(crate) fn rename_modules(text: &str, module: &str) -> String {
     let mut out = String::with_capacity(text.len() + 1024);
     let mut ident = String::new();
     let flush = |ident: &mut String, out: &mut String| {

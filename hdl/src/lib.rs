@@ -8,6 +8,7 @@
 
 pub mod compressor;
 pub mod decompressor;
+pub mod dma;
 pub mod emit;
 pub mod glue;
 pub mod steer;

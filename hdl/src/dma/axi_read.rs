@@ -1,0 +1,673 @@
+//! `AxiReadMaster`: narrow read requests `(addr, beats)` in, AXI4 INCR read bursts out, the
+//! read data back in order as a beat stream with `last` (last beat of the request) and `err`.
+//!
+//! * **Bursts.** A request is cut into INCR bursts that never cross a 4 KiB boundary: each
+//!   burst runs to the next boundary or to the end of the request. A 4 KiB page holds at most
+//!   `4096 / BB ≤ 128` beats (`BB` = bus bytes ≥ 32), so the AXI limit of 256 beats per INCR
+//!   burst is never reached and needs no logic of its own. Addresses must be bus-aligned (the
+//!   controller guarantees it; the low `log2(BB)` address bits are passed through to `araddr`
+//!   unchanged). A request of 0 beats is accepted and does nothing.
+//! * **Outstanding bursts.** At most `READS_IN_FLIGHT` (constructor argument, 1..=16, default
+//!   4) bursts are outstanding: counted from the cycle the AR is presented until its RLAST beat
+//!   is taken. One AR per cycle while `arready` and a request is in progress. The next request
+//!   is accepted as soon as the previous one's last AR is presented, while its data still
+//!   arrives. A 16-entry queue of 1-bit flags (one per outstanding burst, in AR order) tells
+//!   whether a burst is its request's last, which marks `rd_last` on its RLAST beat.
+//! * **R channel.** Pass-through (`rd_data = rdata`, `rd_valid = rvalid`, `rready = rd_ready`):
+//!   one beat per cycle sustained, no added latency. `rd_err` is `rresp[1]` (SLVERR/DECERR).
+//!   AXI returns bursts of one ID (0) in order, so the data leaves in request order.
+//! * **Abort.** `abort` (a pulse or level): no further AR is issued and no request accepted
+//!   (the request in progress is dropped; an AR already presented stays valid until taken, as
+//!   AXI requires), every R beat is dropped with `rready` high until each outstanding burst's
+//!   RLAST arrived; then `idle` rises and the block accepts requests again.
+//! * **`idle`**: no request in progress and no burst outstanding.
+//!
+//! AR fields: `arid = 0`, `arsize = log2(BB)`, `arburst = INCR`, `arcache = 0b0011`
+//! (normal non-cacheable bufferable), `arprot = 0`. `rid` is ignored (single ID).
+
+use rust_hdl::core::prelude::*;
+use rust_hdl::widgets::dff_setup;
+use rust_hdl::widgets::prelude::DFF;
+
+/// Port documentation of the read master, in Verilog port order.
+pub const AXI_READ_PORTS: &[(&str, &str)] = &[
+    ("clock", "clock, rising edge"),
+    ("rst", "synchronous reset, active high"),
+    (
+        "rd_req_addr",
+        "request: byte address of the first beat (bus-aligned)",
+    ),
+    (
+        "rd_req_beats",
+        "request: number of bus beats to read (0: nothing)",
+    ),
+    ("rd_req_valid", "request handshake: valid"),
+    (
+        "rd_req_ready",
+        "request handshake: the request is taken this cycle if valid",
+    ),
+    ("rd_data", "read beat data (R passthrough)"),
+    ("rd_last", "this beat is the last of its request"),
+    ("rd_err", "RRESP of this beat was SLVERR or DECERR"),
+    ("rd_valid", "read beat handshake: valid"),
+    (
+        "rd_ready",
+        "read beat handshake: the consumer takes the beat this cycle",
+    ),
+    (
+        "abort",
+        "stop issuing AR, drop R beats until every outstanding burst ended",
+    ),
+    ("idle", "no request in progress and no burst outstanding"),
+    ("m_axi_arid", "AXI AR: ID (always 0)"),
+    ("m_axi_araddr", "AXI AR: burst start address"),
+    ("m_axi_arlen", "AXI AR: beats - 1"),
+    ("m_axi_arsize", "AXI AR: log2(bus bytes)"),
+    ("m_axi_arburst", "AXI AR: INCR (1)"),
+    ("m_axi_arcache", "AXI AR: 0b0011"),
+    ("m_axi_arprot", "AXI AR: 0"),
+    ("m_axi_arvalid", "AXI AR: valid"),
+    ("m_axi_arready", "AXI AR: ready"),
+    ("m_axi_rid", "AXI R: ID (ignored)"),
+    ("m_axi_rdata", "AXI R: data"),
+    ("m_axi_rresp", "AXI R: response (bit 1 set: SLVERR/DECERR)"),
+    ("m_axi_rlast", "AXI R: last beat of the burst"),
+    ("m_axi_rvalid", "AXI R: valid"),
+    ("m_axi_rready", "AXI R: ready"),
+];
+
+/// Default number of read bursts in flight.
+pub const READS_IN_FLIGHT_DEFAULT: usize = 4;
+
+/// Largest `READS_IN_FLIGHT` (size of the burst flag queue).
+pub const READS_IN_FLIGHT_MAX: usize = 16;
+
+macro_rules! axi_read_master {
+    ($(#[$doc:meta])* $name:ident, dw: $dw:tt, lg: $lg:tt) => {
+        $(#[$doc])*
+        #[derive(LogicBlock)]
+        pub struct $name {
+            /// Clock, rising edge.
+            pub clock: Signal<In, Clock>,
+            /// Synchronous reset, active high.
+            pub rst: Signal<In, Bit>,
+            /// Request: byte address of the first beat (bus-aligned).
+            pub rd_req_addr: Signal<In, Bits<64>>,
+            /// Request: number of bus beats to read (0: accepted, nothing read).
+            pub rd_req_beats: Signal<In, Bits<32>>,
+            /// Request handshake: valid.
+            pub rd_req_valid: Signal<In, Bit>,
+            /// Request handshake: taken this cycle if `rd_req_valid`.
+            pub rd_req_ready: Signal<Out, Bit>,
+            /// Read beat data (passthrough of `m_axi_rdata`).
+            pub rd_data: Signal<Out, Bits<$dw>>,
+            /// This beat is the last beat of its request.
+            pub rd_last: Signal<Out, Bit>,
+            /// This beat's RRESP was SLVERR or DECERR.
+            pub rd_err: Signal<Out, Bit>,
+            /// Read beat handshake: valid.
+            pub rd_valid: Signal<Out, Bit>,
+            /// Read beat handshake: the consumer takes the beat this cycle if `rd_valid`.
+            pub rd_ready: Signal<In, Bit>,
+            /// Abort: issue no more AR, drop R beats until all outstanding bursts ended.
+            pub abort: Signal<In, Bit>,
+            /// No request in progress and no burst outstanding.
+            pub idle: Signal<Out, Bit>,
+            /// AXI AR: ID (always 0).
+            pub m_axi_arid: Signal<Out, Bit>,
+            /// AXI AR: burst start address.
+            pub m_axi_araddr: Signal<Out, Bits<64>>,
+            /// AXI AR: burst length - 1.
+            pub m_axi_arlen: Signal<Out, Bits<8>>,
+            /// AXI AR: log2(bus bytes).
+            pub m_axi_arsize: Signal<Out, Bits<3>>,
+            /// AXI AR: burst type INCR (1).
+            pub m_axi_arburst: Signal<Out, Bits<2>>,
+            /// AXI AR: cache attributes 0b0011.
+            pub m_axi_arcache: Signal<Out, Bits<4>>,
+            /// AXI AR: protection 0.
+            pub m_axi_arprot: Signal<Out, Bits<3>>,
+            /// AXI AR: valid.
+            pub m_axi_arvalid: Signal<Out, Bit>,
+            /// AXI AR: ready.
+            pub m_axi_arready: Signal<In, Bit>,
+            /// AXI R: ID (ignored: one ID only).
+            pub m_axi_rid: Signal<In, Bit>,
+            /// AXI R: data.
+            pub m_axi_rdata: Signal<In, Bits<$dw>>,
+            /// AXI R: response.
+            pub m_axi_rresp: Signal<In, Bits<2>>,
+            /// AXI R: last beat of the burst.
+            pub m_axi_rlast: Signal<In, Bit>,
+            /// AXI R: valid.
+            pub m_axi_rvalid: Signal<In, Bit>,
+            /// AXI R: ready.
+            pub m_axi_rready: Signal<Out, Bit>,
+            // --- request in progress
+            req_active: DFF<Bit>,
+            cur_addr: DFF<Bits<64>>,
+            rem: DFF<Bits<32>>,
+            // --- AR register
+            ar_valid: DFF<Bit>,
+            ar_addr: DFF<Bits<64>>,
+            ar_len: DFF<Bits<8>>,
+            // --- outstanding bursts and their "last of request" flags (oldest in bit 0)
+            outstanding: DFF<Bits<5>>,
+            flags: DFF<Bits<16>>,
+            aborting: DFF<Bit>,
+            // --- locals
+            boundary_m1: Signal<Local, Bits<32>>,
+            rem_m1: Signal<Local, Bits<32>>,
+            big: Signal<Local, Bit>,
+            len_m1: Signal<Local, Bits<32>>,
+            dropping: Signal<Local, Bit>,
+            issue: Signal<Local, Bit>,
+            pop: Signal<Local, Bit>,
+            cnt_after_pop: Signal<Local, Bits<5>>,
+            flags_after_pop: Signal<Local, Bits<16>>,
+            // --- constants
+            rif: Constant<Bits<5>>,
+            one5: Constant<Bits<5>>,
+            zero5: Constant<Bits<5>>,
+            one16: Constant<Bits<16>>,
+            zero16: Constant<Bits<16>>,
+            one32: Constant<Bits<32>>,
+            one64: Constant<Bits<64>>,
+            page_off: Constant<Bits<64>>,
+            beat_mask: Constant<Bits<32>>,
+            size: Constant<Bits<3>>,
+            incr: Constant<Bits<2>>,
+            cache: Constant<Bits<4>>,
+            prot: Constant<Bits<3>>,
+        }
+
+        impl $name {
+            /// Bus data width in bits.
+            pub const DW: usize = $dw;
+            /// log2 of the bus width in bytes (`arsize`).
+            pub const SIZE_LOG2: usize = $lg;
+
+            /// A read master keeping at most `reads_in_flight` bursts outstanding.
+            ///
+            /// # Panics
+            /// If `reads_in_flight` is 0 or above [`READS_IN_FLIGHT_MAX`].
+            pub fn new(reads_in_flight: usize) -> Self {
+                assert!(
+                    (1..=READS_IN_FLIGHT_MAX).contains(&reads_in_flight),
+                    "READS_IN_FLIGHT must be 1..={READS_IN_FLIGHT_MAX}, got {reads_in_flight}"
+                );
+                Self {
+                    clock: Default::default(),
+                    rst: Default::default(),
+                    rd_req_addr: Default::default(),
+                    rd_req_beats: Default::default(),
+                    rd_req_valid: Default::default(),
+                    rd_req_ready: Default::default(),
+                    rd_data: Default::default(),
+                    rd_last: Default::default(),
+                    rd_err: Default::default(),
+                    rd_valid: Default::default(),
+                    rd_ready: Default::default(),
+                    abort: Default::default(),
+                    idle: Default::default(),
+                    m_axi_arid: Default::default(),
+                    m_axi_araddr: Default::default(),
+                    m_axi_arlen: Default::default(),
+                    m_axi_arsize: Default::default(),
+                    m_axi_arburst: Default::default(),
+                    m_axi_arcache: Default::default(),
+                    m_axi_arprot: Default::default(),
+                    m_axi_arvalid: Default::default(),
+                    m_axi_arready: Default::default(),
+                    m_axi_rid: Default::default(),
+                    m_axi_rdata: Default::default(),
+                    m_axi_rresp: Default::default(),
+                    m_axi_rlast: Default::default(),
+                    m_axi_rvalid: Default::default(),
+                    m_axi_rready: Default::default(),
+                    req_active: Default::default(),
+                    cur_addr: Default::default(),
+                    rem: Default::default(),
+                    ar_valid: Default::default(),
+                    ar_addr: Default::default(),
+                    ar_len: Default::default(),
+                    outstanding: Default::default(),
+                    flags: Default::default(),
+                    aborting: Default::default(),
+                    boundary_m1: Default::default(),
+                    rem_m1: Default::default(),
+                    big: Default::default(),
+                    len_m1: Default::default(),
+                    dropping: Default::default(),
+                    issue: Default::default(),
+                    pop: Default::default(),
+                    cnt_after_pop: Default::default(),
+                    flags_after_pop: Default::default(),
+                    rif: Constant::new((reads_in_flight as u64).into()),
+                    one5: Constant::new(1u64.into()),
+                    zero5: Constant::new(0u64.into()),
+                    one16: Constant::new(1u64.into()),
+                    zero16: Constant::new(0u64.into()),
+                    one32: Constant::new(1u64.into()),
+                    one64: Constant::new(1u64.into()),
+                    page_off: Constant::new(0xFFFu64.into()),
+                    beat_mask: Constant::new(((4096u64 >> $lg) - 1).into()),
+                    size: Constant::new(($lg as u64).into()),
+                    incr: Constant::new(1u64.into()),
+                    cache: Constant::new(0b0011u64.into()),
+                    prot: Constant::new(0u64.into()),
+                }
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self::new(READS_IN_FLIGHT_DEFAULT)
+            }
+        }
+
+        impl Logic for $name {
+            #[hdl_gen]
+            fn update(&mut self) {
+                dff_setup!(
+                    self, clock, req_active, cur_addr, rem, ar_valid, ar_addr, ar_len,
+                    outstanding, flags, aborting
+                );
+                // ---- the next burst of the request in progress: to the 4 KiB boundary
+                // (beats left in the page - 1 = the inverted beat index) or to its end
+                // (all in 32 bits: the part-select is the beat index, zero-extended)
+                self.boundary_m1.next =
+                    (!self.cur_addr.q.val().get_bits::<32>($lg)) & self.beat_mask.val();
+                self.rem_m1.next = self.rem.q.val() - self.one32.val();
+                self.big.next = self.rem_m1.val() > self.boundary_m1.val();
+                self.len_m1.next = self.rem_m1.val();
+                if self.big.val() {
+                    self.len_m1.next = self.boundary_m1.val();
+                }
+                self.dropping.next = self.aborting.q.val() | self.abort.val();
+                self.issue.next = self.req_active.q.val()
+                    & (!self.ar_valid.q.val() | self.m_axi_arready.val())
+                    & (self.outstanding.q.val() < self.rif.val())
+                    & !self.dropping.val();
+                // ---- AR register
+                if self.ar_valid.q.val() & self.m_axi_arready.val() {
+                    self.ar_valid.d.next = false;
+                }
+                if self.issue.val() {
+                    self.ar_valid.d.next = true;
+                    self.ar_addr.d.next = self.cur_addr.q.val();
+                    self.ar_len.d.next = self.len_m1.val().get_bits::<8>(0);
+                    // Only a burst that ends at the boundary is followed by another.
+                    self.cur_addr.d.next = (self.cur_addr.q.val() | self.page_off.val())
+                        + self.one64.val();
+                    self.rem.d.next = self.rem_m1.val() - self.len_m1.val();
+                    if !self.big.val() {
+                        self.req_active.d.next = false;
+                    }
+                }
+                self.m_axi_rready.next = self.rd_ready.val() | self.dropping.val();
+                // ---- outstanding bursts: +1 per AR presented, -1 per RLAST taken; the
+                // flag of a request's last burst is queued behind the older ones
+                self.pop.next =
+                    self.m_axi_rvalid.val() & self.m_axi_rready.val() & self.m_axi_rlast.val();
+                self.cnt_after_pop.next = self.outstanding.q.val();
+                self.flags_after_pop.next = self.flags.q.val();
+                if self.pop.val() {
+                    self.cnt_after_pop.next = self.outstanding.q.val() - self.one5.val();
+                    self.flags_after_pop.next = self.flags.q.val() >> 1;
+                }
+                self.outstanding.d.next = self.cnt_after_pop.val();
+                self.flags.d.next = self.flags_after_pop.val();
+                if self.issue.val() {
+                    self.outstanding.d.next = self.cnt_after_pop.val() + self.one5.val();
+                    if !self.big.val() {
+                        self.flags.d.next = self.flags_after_pop.val()
+                            | (self.one16.val() << self.cnt_after_pop.val());
+                    }
+                }
+                // ---- requests
+                self.rd_req_ready.next =
+                    !self.req_active.q.val() & !self.dropping.val() & !self.rst.val();
+                if self.rd_req_valid.val() & self.rd_req_ready.val() {
+                    self.req_active.d.next = self.rd_req_beats.val().any();
+                    self.cur_addr.d.next = self.rd_req_addr.val();
+                    self.rem.d.next = self.rd_req_beats.val();
+                }
+                // ---- abort: drop the request, drain the outstanding bursts
+                if self.abort.val() {
+                    self.aborting.d.next = true;
+                    self.req_active.d.next = false;
+                } else if self.outstanding.q.val() == self.zero5.val() {
+                    self.aborting.d.next = false;
+                }
+                if self.rst.val() {
+                    self.req_active.d.next = false;
+                    self.ar_valid.d.next = false;
+                    self.outstanding.d.next = self.zero5.val();
+                    self.flags.d.next = self.zero16.val();
+                    self.aborting.d.next = false;
+                }
+                self.idle.next = !self.req_active.q.val()
+                    & (self.outstanding.q.val() == self.zero5.val());
+                // ---- R passthrough
+                self.rd_valid.next = self.m_axi_rvalid.val() & !self.dropping.val();
+                self.rd_data.next = self.m_axi_rdata.val();
+                self.rd_last.next = self.m_axi_rlast.val() & self.flags.q.val().get_bit(0);
+                self.rd_err.next = self.m_axi_rresp.val().get_bit(1);
+                // ---- AR outputs
+                self.m_axi_arid.next = false;
+                self.m_axi_araddr.next = self.ar_addr.q.val();
+                self.m_axi_arlen.next = self.ar_len.q.val();
+                self.m_axi_arsize.next = self.size.val();
+                self.m_axi_arburst.next = self.incr.val();
+                self.m_axi_arcache.next = self.cache.val();
+                self.m_axi_arprot.next = self.prot.val();
+                self.m_axi_arvalid.next = self.ar_valid.q.val();
+            }
+        }
+    };
+}
+
+axi_read_master!(
+    /// AXI4 read master for a 256-bit data bus (32 bytes per beat).
+    AxiReadMasterDw256, dw: 256, lg: 5
+);
+axi_read_master!(
+    /// AXI4 read master for a 512-bit data bus (64 bytes per beat).
+    AxiReadMasterDw512, dw: 512, lg: 6
+);
+axi_read_master!(
+    /// AXI4 read master for a 1024-bit data bus (128 bytes per beat).
+    AxiReadMasterDw1024, dw: 1024, lg: 7
+);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{clock_cycle, settle, Rng};
+    use std::collections::VecDeque;
+
+    const BB: u64 = 32;
+
+    /// Beat data the slave returns for the beat at `addr`: the address in the low 64 bits and
+    /// its complement in bits 192..256, so order and identity are both visible.
+    fn beat_data(addr: u64) -> Bits<256> {
+        Bits::<256>::from(addr) | (Bits::<256>::from(!addr) << 192u64)
+    }
+
+    /// One AR as the slave saw it.
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    struct Ar {
+        addr: u64,
+        beats: u64,
+    }
+
+    /// A scenario: requests, handshake probabilities, slave latency, SLVERR address range,
+    /// and an optional abort cycle.
+    struct Scenario {
+        rif: usize,
+        reqs: Vec<(u64, u64)>,
+        ar_ready_pct: u64,
+        r_valid_pct: u64,
+        rd_ready_pct: u64,
+        latency: u64,
+        err_range: (u64, u64),
+        abort_at: Option<u64>,
+        seed: u64,
+    }
+
+    /// What the harness observed.
+    #[derive(Default)]
+    struct Outcome {
+        ars: Vec<Ar>,
+        /// (address of the beat, rd_last, rd_err, cycle)
+        beats: Vec<(u64, bool, bool, u64)>,
+        max_outstanding: usize,
+        /// Cycle at which `idle` was seen after the abort (if any).
+        idle_after_abort: Option<u64>,
+        /// ARs first presented after the abort cycle (must be 0).
+        ars_after_abort: usize,
+        cycles: u64,
+    }
+
+    fn run(s: &Scenario) -> Outcome {
+        let mut uut = AxiReadMasterDw256::new(s.rif);
+        uut.connect_all();
+        let mut rng = Rng(s.seed);
+        uut.rst.next = true;
+        uut.rd_req_valid.next = false;
+        uut.m_axi_rvalid.next = false;
+        settle(&mut uut);
+        clock_cycle!(&mut uut);
+        clock_cycle!(&mut uut);
+        uut.rst.next = false;
+        let total: u64 = s.reqs.iter().map(|r| r.1).sum();
+        let mut o = Outcome::default();
+        // Slave state: accepted bursts (AR, cycle data may start), beat index in the front.
+        let mut pending: VecDeque<(Ar, u64)> = VecDeque::new();
+        let mut beat = 0u64;
+        let mut rvalid = false;
+        let mut outstanding = 0usize; // AR accepted, RLAST not yet taken
+        let mut req = 0;
+        let mut cycle = 0u64;
+        let mut aborted = false;
+        // The AR on the bus this cycle is a new one (none was pending after the last edge).
+        let mut ar_fresh = true;
+        let limit = 40 * total + 2000;
+        loop {
+            assert!(cycle < limit, "read master hangs (cycle {cycle})");
+            let abort_now = s.abort_at == Some(cycle);
+            aborted |= abort_now;
+            uut.abort.next = abort_now;
+            uut.rd_req_valid.next = req < s.reqs.len() && !aborted;
+            if req < s.reqs.len() {
+                uut.rd_req_addr.next = s.reqs[req].0.into();
+                uut.rd_req_beats.next = s.reqs[req].1.into();
+            }
+            uut.m_axi_arready.next = rng.chance(s.ar_ready_pct);
+            // R: once valid, held until taken (AXI).
+            if !rvalid {
+                rvalid =
+                    pending.front().is_some_and(|(_, t)| *t <= cycle) && rng.chance(s.r_valid_pct);
+            }
+            uut.m_axi_rvalid.next = rvalid;
+            if let Some((ar, _)) = pending.front() {
+                let a = ar.addr + beat * BB;
+                uut.m_axi_rdata.next = beat_data(a);
+                uut.m_axi_rlast.next = beat + 1 == ar.beats;
+                let err = a >= s.err_range.0 && a < s.err_range.1;
+                uut.m_axi_rresp.next = (if err { 2u64 } else { 0 }).into();
+                uut.m_axi_rid.next = false;
+            }
+            uut.rd_ready.next = rng.chance(s.rd_ready_pct);
+            settle(&mut uut);
+            // ---- observe this cycle's handshakes
+            if uut.m_axi_arvalid.val() && ar_fresh && aborted && !abort_now {
+                o.ars_after_abort += 1;
+            }
+            ar_fresh = !uut.m_axi_arvalid.val() || uut.m_axi_arready.val();
+            if uut.m_axi_arvalid.val() {
+                // An AR presented counts as outstanding for the limit.
+                o.max_outstanding = o.max_outstanding.max(outstanding + 1);
+                assert!(outstanding < s.rif, "more than {} bursts in flight", s.rif);
+            }
+            if uut.m_axi_arvalid.val() && uut.m_axi_arready.val() {
+                let ar = Ar {
+                    addr: uut.m_axi_araddr.val().to_u64(),
+                    beats: uut.m_axi_arlen.val().to_u64() + 1,
+                };
+                assert_eq!(ar.addr % BB, 0, "unaligned AR {ar:?}");
+                assert!(ar.beats <= 256, "burst over 256 beats: {ar:?}");
+                assert!(
+                    (ar.addr & 0xFFF) + ar.beats * BB <= 4096,
+                    "burst crosses 4 KiB: {ar:?}"
+                );
+                assert_eq!(uut.m_axi_arsize.val().to_u64(), 5);
+                assert_eq!(uut.m_axi_arburst.val().to_u64(), 1);
+                assert_eq!(uut.m_axi_arcache.val().to_u64(), 3);
+                assert_eq!(uut.m_axi_arprot.val().to_u64(), 0);
+                assert!(!uut.m_axi_arid.val());
+                o.ars.push(ar);
+                pending.push_back((ar, cycle + s.latency));
+                outstanding += 1;
+            }
+            if rvalid && uut.m_axi_rready.val() {
+                let (ar, _) = *pending.front().unwrap();
+                beat += 1;
+                if beat == ar.beats {
+                    pending.pop_front();
+                    beat = 0;
+                    outstanding -= 1;
+                }
+                rvalid = false;
+            }
+            if uut.rd_valid.val() && uut.rd_ready.val() {
+                assert!(!aborted, "beat delivered after abort");
+                let d = uut.rd_data.val();
+                let a = d.get_bits::<64>(0).to_u64();
+                assert_eq!(d, beat_data(a), "corrupted beat");
+                o.beats
+                    .push((a, uut.rd_last.val(), uut.rd_err.val(), cycle));
+            }
+            if uut.rd_req_valid.val() && uut.rd_req_ready.val() {
+                req += 1;
+            }
+            if aborted && !abort_now && uut.idle.val() && o.idle_after_abort.is_none() {
+                assert_eq!(outstanding, 0, "idle with bursts outstanding");
+                assert!(!uut.m_axi_arvalid.val());
+                o.idle_after_abort = Some(cycle);
+            }
+            let done = if s.abort_at.is_some() {
+                o.idle_after_abort.is_some()
+            } else {
+                o.beats.len() as u64 == total && uut.idle.val()
+            };
+            clock_cycle!(&mut uut);
+            cycle += 1;
+            if done {
+                break;
+            }
+        }
+        o.cycles = cycle;
+        o
+    }
+
+    /// The bursts a request must become: to each 4 KiB boundary, then the rest.
+    fn expected_bursts(reqs: &[(u64, u64)]) -> Vec<Ar> {
+        let mut v = vec![];
+        for &(mut addr, mut beats) in reqs {
+            while beats > 0 {
+                let n = beats.min((4096 - (addr & 0xFFF)) / BB);
+                v.push(Ar { addr, beats: n });
+                addr += n * BB;
+                beats -= n;
+            }
+        }
+        v
+    }
+
+    fn expected_beats(reqs: &[(u64, u64)], err: (u64, u64)) -> Vec<(u64, bool, bool)> {
+        let mut v = vec![];
+        for &(addr, beats) in reqs {
+            for i in 0..beats {
+                let a = addr + i * BB;
+                v.push((a, i + 1 == beats, a >= err.0 && a < err.1));
+            }
+        }
+        v
+    }
+
+    fn strip(b: &[(u64, bool, bool, u64)]) -> Vec<(u64, bool, bool)> {
+        b.iter().map(|x| (x.0, x.1, x.2)).collect()
+    }
+
+    #[test]
+    fn splits_at_4k_keeps_order_under_backpressure_with_an_error() {
+        // 0x0FC0: 2 beats to the boundary, then 128-beat pages; a 0-beat request does nothing.
+        let reqs = vec![
+            (0x0FC0, 300),
+            (0x2000, 1),
+            (0x5000, 0),
+            (0x2F60, 7),
+            (0x7000, 3),
+        ];
+        let s = Scenario {
+            rif: 3,
+            reqs: reqs.clone(),
+            ar_ready_pct: 50,
+            r_valid_pct: 70,
+            rd_ready_pct: 60,
+            latency: 6,
+            err_range: (0x2F80, 0x2FA0),
+            abort_at: None,
+            seed: 11,
+        };
+        let o = run(&s);
+        assert_eq!(o.ars, expected_bursts(&reqs));
+        assert_eq!(
+            o.ars[0],
+            Ar {
+                addr: 0x0FC0,
+                beats: 2
+            }
+        );
+        assert_eq!(strip(&o.beats), expected_beats(&reqs, s.err_range));
+        assert!(o.beats.iter().any(|b| b.2), "no error beat exercised");
+        assert_eq!(o.max_outstanding, 3, "never reached READS_IN_FLIGHT");
+    }
+
+    #[test]
+    fn full_rate_across_requests() {
+        // Back-to-back requests of 40 beats each, memory latency 8 cycles: with 4 bursts in
+        // flight the data never stops.
+        let reqs: Vec<(u64, u64)> = (0..6).map(|i| (0x10000 + i * 0x1000, 40)).collect();
+        let s = Scenario {
+            rif: 4,
+            reqs: reqs.clone(),
+            ar_ready_pct: 100,
+            r_valid_pct: 100,
+            rd_ready_pct: 100,
+            latency: 8,
+            err_range: (0, 0),
+            abort_at: None,
+            seed: 1,
+        };
+        let o = run(&s);
+        assert_eq!(strip(&o.beats), expected_beats(&reqs, (0, 0)));
+        let span = o.beats.last().unwrap().3 - o.beats[0].3 + 1;
+        let rate = o.beats.len() as f64 / span as f64;
+        eprintln!(
+            "read: {} beats in {span} cycles = {rate:.3} beats/cycle",
+            o.beats.len()
+        );
+        assert_eq!(span, 240, "read data not one beat per cycle");
+    }
+
+    #[test]
+    fn abort_drains_outstanding_bursts_then_idles() {
+        // Several abort moments (ARs being issued or not, beats waiting or not); 16 bursts in
+        // flight, so the AR channel is busy when the abort comes.
+        for (abort_at, seed) in [(40, 5), (9, 6), (14, 7), (5, 8)] {
+            let s = Scenario {
+                rif: 16,
+                reqs: vec![(0x0, 2000)],
+                ar_ready_pct: 80,
+                r_valid_pct: 60,
+                rd_ready_pct: 50,
+                latency: 5,
+                err_range: (0, 0),
+                abort_at: Some(abort_at),
+                seed,
+            };
+            let o = run(&s);
+            assert!(o.idle_after_abort.is_some());
+            assert!(o.beats.len() < 2000);
+            // Only an AR already presented at the abort may still be taken; none is new.
+            assert_eq!(o.ars_after_abort, 0, "AR issued after abort at {abort_at}");
+            assert_eq!(
+                strip(&o.beats),
+                expected_beats(&[(0, 2000)], (0, 0))[..o.beats.len()].to_vec()
+            );
+        }
+    }
+}
