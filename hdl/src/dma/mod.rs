@@ -3,6 +3,14 @@
 //! * [`axi_read`]: `AxiReadMaster` (request → INCR read bursts, beats out in order).
 //! * [`axi_write`]: `AxiWriteMaster` (stream → store-and-forward INCR write bursts).
 //! * [`csr`]: `CsrBlock` (AXI4-Lite slave with the `cdma_spec::csr` register map).
+//! * [`controller`]: the frontend + midend (descriptor fetch and checks, sequencing of the
+//!   masters and the datapath, chunk index RAM, header + index write, status write-back,
+//!   chaining, CSR status and IRQ, errors and abort).
+//! * [`check`]: the controller's register-free checkers (descriptor, frame header).
+//! * [`header`]: the frame header packer (COMPRESS), generated from `cdma_spec::frame`.
+//!
+//! Every field offset, bit position, code and magic comes from `cdma-spec`; the constants
+//! below are the engine's generation parameters.
 //!
 //! Each block is generated per data-bus width `DW` ∈ {256, 512, 1024} (`…Dw256`, …) by a
 //! macro, like the ZVC blocks. [`standalone_blocks`] emits each one as its own Verilog top
@@ -13,13 +21,26 @@ use rust_hdl::core::prelude::*;
 
 pub mod axi_read;
 pub mod axi_write;
+pub mod check;
+pub mod controller;
 pub mod csr;
+pub mod header;
 
 pub use axi_read::{AxiReadMasterDw1024, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS};
 pub use axi_write::{
     AxiWriteMasterDw1024, AxiWriteMasterDw256, AxiWriteMasterDw512, AXI_WRITE_PORTS,
 };
+pub use controller::{
+    controller_top, ControllerDw1024, ControllerDw256, ControllerDw512, CONTROLLER_PORTS,
+};
 pub use csr::{CsrBlock, CSR_PORTS};
+
+/// Largest `chunk_log2` the engine's chunk buffers hold (4 KiB chunks).
+pub const CHUNK_LOG2_MAX: u64 = 12;
+/// log2 of the chunk index RAM depth: at most `2^IDX_LOG2` chunks per descriptor.
+pub const IDX_LOG2: usize = 10;
+/// Data-bus widths the generator supports.
+pub const BUS_WIDTHS: [usize; 3] = [256, 512, 1024];
 
 /// One block emitted standalone: its module name, Verilog and port documentation table.
 #[derive(Clone, Debug)]
@@ -52,7 +73,7 @@ fn emit<U: Block>(
 
 /// Every DMA block of this module, each as a standalone top with its default parameters.
 pub fn standalone_blocks() -> Vec<StandaloneBlock> {
-    vec![
+    let mut blocks = vec![
         emit(
             AxiReadMasterDw256::default(),
             "cdma_dma_axi_read_dw256",
@@ -84,7 +105,17 @@ pub fn standalone_blocks() -> Vec<StandaloneBlock> {
             AXI_WRITE_PORTS,
         ),
         emit(CsrBlock::default(), "cdma_dma_csr", CSR_PORTS),
-    ]
+    ];
+    // The controllers go through emit.rs's top builder (same renaming, port probe).
+    for dw in BUS_WIDTHS {
+        let t = controller_top(dw);
+        blocks.push(StandaloneBlock {
+            module: t.module,
+            verilog: t.verilog,
+            ports: CONTROLLER_PORTS,
+        });
+    }
+    blocks
 }
 
 #[cfg(test)]
