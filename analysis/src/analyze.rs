@@ -7,10 +7,6 @@ use cdma_corpus::{Corpus, Dtype, Entry};
 use cdma_model::ElemWidth;
 use serde_json::{json, Value};
 
-/// What `analyze` reports for the chunked DMA frame until it exists (kept as a marked place
-/// in every output so it is not mistaken for a missing codec).
-pub const CHUNKED_NOTE: &str = "chunked: n/a until the DMA frame lands";
-
 /// One corpus tensor and its compressed sizes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TensorRow {
@@ -36,6 +32,8 @@ pub struct TensorRow {
     pub raw_bytes: u64,
     /// Compressed bytes per codec.
     pub sizes: Sizes,
+    /// Bytes of the chunked frame `cdma compress` writes.
+    pub chunked: u64,
     /// Shape of the whole layer the tensor was cut from.
     pub layer_shape: Vec<usize>,
 }
@@ -48,6 +46,10 @@ impl TensorRow {
     /// Uncompressed / compressed bytes for `codec`.
     pub fn ratio(&self, codec: Codec) -> f64 {
         self.raw_bytes as f64 / self.sizes[codec.index()].max(1) as f64
+    }
+    /// Uncompressed / chunked frame bytes.
+    pub fn chunked_ratio(&self) -> f64 {
+        self.raw_bytes as f64 / self.chunked.max(1) as f64
     }
 }
 
@@ -64,6 +66,7 @@ pub fn elem_of(dtype: Dtype) -> ElemWidth {
 pub fn measure(e: &Entry, data: &[u8]) -> Result<TensorRow, String> {
     let elem = elem_of(e.dtype);
     let sizes = codecs::sizes(data, elem).map_err(|m| format!("{}: {m}", e.name()))?;
+    let chunked = codecs::chunked_size(data, elem).map_err(|m| format!("{}: {m}", e.name()))?;
     let zeros = data
         .chunks_exact(elem.bytes())
         .filter(|x| x.iter().all(|&b| b == 0))
@@ -80,6 +83,7 @@ pub fn measure(e: &Entry, data: &[u8]) -> Result<TensorRow, String> {
         zeros,
         raw_bytes: data.len() as u64,
         sizes,
+        chunked,
         layer_shape: e.layer_shape.clone(),
     })
 }
@@ -136,6 +140,8 @@ pub struct Group {
     pub raw_bytes: u64,
     /// Compressed bytes per codec.
     pub sizes: Sizes,
+    /// Bytes of the chunked frames.
+    pub chunked: u64,
 }
 
 impl Group {
@@ -147,6 +153,10 @@ impl Group {
     /// more, as they do on the link).
     pub fn ratio(&self, codec: Codec) -> f64 {
         self.raw_bytes as f64 / self.sizes[codec.index()].max(1) as f64
+    }
+    /// Aggregate ratio of the chunked frames.
+    pub fn chunked_ratio(&self) -> f64 {
+        self.raw_bytes as f64 / self.chunked.max(1) as f64
     }
     /// The key as text, e.g. `vgg16 relu f32`.
     pub fn label(&self) -> String {
@@ -199,6 +209,7 @@ pub fn group(rows: &[TensorRow], by: GroupBy) -> Vec<Group> {
         for (t, s) in g.sizes.iter_mut().zip(r.sizes) {
             *t += s;
         }
+        g.chunked += r.chunked;
     }
     if by.dtype {
         groups.sort_by_key(|g| g.dtype);
@@ -250,12 +261,12 @@ impl Analysis {
     }
 }
 
-fn ratio_cells(sizes: &Sizes, raw: u64) -> Vec<String> {
+fn ratio_cells(sizes: &Sizes, chunked: u64, raw: u64) -> Vec<String> {
     let mut v: Vec<String> = Codec::ALL
         .iter()
         .map(|c| format!("{:.3}", raw as f64 / sizes[c.index()].max(1) as f64))
         .collect();
-    v.push("n/a".into());
+    v.push(format!("{:.3}", raw as f64 / chunked.max(1) as f64));
     v
 }
 
@@ -272,7 +283,7 @@ fn group_row(first: Vec<String>, g: &Group) -> Vec<String> {
     r.push(g.tensors.to_string());
     r.push(format!("{:.2}", g.raw_bytes as f64 / (1u64 << 20) as f64));
     r.push(format!("{:.1} %", 100.0 * g.sparsity()));
-    r.extend(ratio_cells(&g.sizes, g.raw_bytes));
+    r.extend(ratio_cells(&g.sizes, g.chunked, g.raw_bytes));
     r
 }
 
@@ -332,7 +343,7 @@ pub fn tables(a: &Analysis, with_tensors: bool) -> Vec<(String, Table)> {
                 format!("{:.1}", r.raw_bytes as f64 / 1024.0),
                 format!("{:.1} %", 100.0 * r.sparsity()),
             ];
-            row.extend(ratio_cells(&r.sizes, r.raw_bytes));
+            row.extend(ratio_cells(&r.sizes, r.chunked, r.raw_bytes));
             t.row(row);
         }
         out.push(("Per tensor".to_string(), t));
@@ -342,9 +353,11 @@ pub fn tables(a: &Analysis, with_tensors: bool) -> Vec<(String, Table)> {
 
 /// Explains the columns (printed under the tables).
 pub const LEGEND: &str = "Ratio = uncompressed bytes / compressed bytes, summed over the group. \
-ZVC: the cdma frame (24-byte header + payload), as `cdma compress` writes it. \
-RL: run-length of zeros (docs/FORMAT.md) + 24-byte header. zlib-6: flate2 zlib stream. \
-lz4: lz4_flex block + 4-byte size. zstd-3: one zstd frame. Sparsity: all-zero elements.";
+ZVC: one ZVC stream over the whole tensor + 32-byte header (the paper's unchunked scheme). \
+RL: run-length of zeros (docs/FORMAT.md) + 32-byte header. zlib-6: flate2 zlib stream. \
+lz4: lz4_flex block + 4-byte size. zstd-3: one zstd frame. \
+chunked: the frame `cdma compress` writes and the DMA engine produces (docs/FORMAT.md: 4 KiB \
+chunks, each ZVC or raw, header + chunk index). Sparsity: all-zero elements.";
 
 fn group_json(g: &Group) -> Value {
     let ratios: serde_json::Map<String, Value> = Codec::ALL
@@ -360,11 +373,12 @@ fn group_json(g: &Group) -> Value {
         "dtype": g.dtype.map(|d| d.name()), "step": g.step,
         "tensors": g.tensors, "elements": g.elements, "zeros": g.zeros,
         "sparsity": g.sparsity(), "raw_bytes": g.raw_bytes,
-        "sizes": sizes, "ratios": ratios, "chunked": Value::Null,
+        "sizes": sizes, "ratios": ratios,
+        "chunked": {"bytes": g.chunked, "ratio": g.chunked_ratio()},
     })
 }
 
-/// The whole analysis as JSON (`chunked` is `null` everywhere, see [`CHUNKED_NOTE`]).
+/// The whole analysis as JSON.
 pub fn to_json(a: &Analysis) -> Value {
     let tensors: Vec<Value> = a
         .tensors
@@ -383,15 +397,16 @@ pub fn to_json(a: &Analysis) -> Value {
                 "dtype": r.dtype.name(), "step": r.step, "image": r.image,
                 "elements": r.elements, "zeros": r.zeros, "sparsity": r.sparsity(),
                 "raw_bytes": r.raw_bytes, "layer_shape": r.layer_shape,
-                "sizes": sizes, "ratios": ratios, "chunked": Value::Null,
+                "sizes": sizes, "ratios": ratios,
+                "chunked": {"bytes": r.chunked, "ratio": r.chunked_ratio()},
             })
         })
         .collect();
     let groups = |v: &[Group]| Value::Array(v.iter().map(group_json).collect());
     json!({
-        "format": "cdma-analyze", "version": 1,
+        "format": "cdma-analyze", "version": 2,
         "codecs": Codec::ALL.iter().map(|c| json!({"key": c.key(), "name": c.name()})).collect::<Vec<_>>(),
-        "chunked_note": CHUNKED_NOTE,
+        "chunked": "the chunked frame `cdma compress` writes (docs/FORMAT.md), bytes and ratio",
         "ratio": "uncompressed bytes / compressed bytes, summed over the group",
         "total": group_json(&a.total),
         "by_dtype": groups(&a.by_dtype),
@@ -427,6 +442,7 @@ mod tests {
             zeros,
             raw_bytes: 400,
             sizes: [z, 200, 300, 350, 250],
+            chunked: z + 4,
             layer_shape: vec![1, 1, 10, 10],
         }
     }
@@ -452,6 +468,8 @@ mod tests {
         assert_eq!(by_dtype[0].tensors, 3);
         assert_eq!(by_dtype[0].zeros, 90);
         assert_eq!(by_dtype[0].sizes[0], 700);
+        assert_eq!(by_dtype[0].chunked, 712);
+        assert!((by_dtype[0].chunked_ratio() - 1200.0 / 712.0).abs() < 1e-12);
         assert!((by_dtype[0].ratio(Codec::Zvc) - 1200.0 / 700.0).abs() < 1e-12);
         assert!((by_dtype[0].sparsity() - 0.3).abs() < 1e-12);
         let by_step = group(

@@ -4,15 +4,17 @@
 //! codec that does not round-trip would be meaningless.
 
 use crate::rl;
-use cdma_model::{spec, ElemWidth};
+use cdma_model::{spec, zvc, ElemWidth};
 use std::io::{Read, Write};
 
 /// A codec of the comparison.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Codec {
-    /// cdma's zero-value compression: the whole frame `cdma_model::compress` writes.
+    /// Zero-value compression as one stream over the whole tensor (the paper's unchunked
+    /// scheme), plus the 32-byte frame header. The frame cdma really writes (chunked, with raw
+    /// fallback) is [`chunked_size`].
     Zvc,
-    /// Run-length coding of zeros (docs/FORMAT.md), plus a 24-byte frame header.
+    /// Run-length coding of zeros (docs/FORMAT.md), plus a 32-byte frame header.
     Rl,
     /// zlib (flate2, level 6): the zlib stream (2-byte header, deflate, Adler-32).
     Zlib,
@@ -76,16 +78,27 @@ fn check(codec: Codec, back: &[u8], data: &[u8]) -> Result<(), String> {
     }
 }
 
-/// Size of the frame `cdma_model::compress` writes (header included): the very function
-/// `cdma compress` calls, so both report the same number.
+/// One ZVC stream over the whole tensor plus the 32-byte frame header: what ZVC without
+/// chunking costs, framed like the other codecs.
 pub fn zvc_size(data: &[u8], elem: ElemWidth) -> Result<u64, String> {
-    let frame = cdma_model::compress(data, elem).map_err(|e| format!("ZVC: {e}"))?;
-    let back = cdma_model::decompress(&frame).map_err(|e| format!("ZVC: {e}"))?;
+    let p = zvc::encode(data, elem).map_err(|e| format!("ZVC: {e}"))?;
+    let back = zvc::decode(&p, elem, data.len() / elem.bytes()).map_err(|e| format!("ZVC: {e}"))?;
     check(Codec::Zvc, &back, data)?;
+    Ok((p.len() + spec::HEADER_LEN) as u64)
+}
+
+/// Size of the chunked frame `cdma_model::compress` writes (4 KiB chunks, raw fallback,
+/// header + index): the very function `cdma compress` calls, so both report the same number.
+pub fn chunked_size(data: &[u8], elem: ElemWidth) -> Result<u64, String> {
+    let frame = cdma_model::compress(data, elem).map_err(|e| format!("chunked: {e}"))?;
+    let back = cdma_model::decompress(&frame).map_err(|e| format!("chunked: {e}"))?;
+    if back != data {
+        return Err("chunked frame did not round-trip".into());
+    }
     Ok(frame.len() as u64)
 }
 
-/// RL payload plus the 24-byte cdma header it would travel in, so RL and ZVC carry the same
+/// RL payload plus the 32-byte cdma header it would travel in, so RL and ZVC carry the same
 /// framing cost.
 pub fn rl_size(data: &[u8], elem: ElemWidth) -> Result<u64, String> {
     let p = rl::encode(data, elem).map_err(|e| e.to_string())?;
@@ -129,15 +142,24 @@ mod tests {
 
     #[test]
     fn sizes_of_a_known_tensor() {
-        // 64 fp32 elements, every fourth non-zero: ZVC = 24 + 2 blocks × (4 + 8·4) = 96;
-        // RL = 24 + 16 records × 5 bytes = 104 (the 3 trailing zeros stay implicit).
+        // 64 fp32 elements, every fourth non-zero: ZVC = 32 + 2 blocks × (4 + 8·4) = 104;
+        // RL = 32 + 16 records × 5 bytes = 112 (the 3 trailing zeros stay implicit);
+        // chunked = 32 + one index entry + the 72-byte ZVC chunk = 108.
         let data: Vec<u8> = (0..64u32)
             .flat_map(|i| if i % 4 == 0 { i + 1 } else { 0 }.to_le_bytes())
             .collect();
         let s = sizes(&data, ElemWidth::W32).unwrap();
-        assert_eq!(s[Codec::Zvc.index()], 96);
-        assert_eq!(s[Codec::Rl.index()], 104);
+        assert_eq!(s[Codec::Zvc.index()], 104);
+        assert_eq!(s[Codec::Rl.index()], 112);
         assert!(s.iter().all(|&x| x > 0));
+        assert_eq!(chunked_size(&data, ElemWidth::W32).unwrap(), 108);
+        // Dense data: the chunk is stored raw, ZVC alone expands it.
+        let dense = vec![1u8; 256];
+        assert_eq!(
+            zvc_size(&dense, ElemWidth::W32).unwrap(),
+            32 + 2 * (4 + 128)
+        );
+        assert_eq!(chunked_size(&dense, ElemWidth::W32).unwrap(), 32 + 4 + 256);
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! general-purpose codecs, what that buys when activations are offloaded over PCIe, and how
 //! fast the golden model runs.
 //!
-//! * [`codecs`]: ZVC (the cdma frame), [`rl`] (run-length of zeros), zlib-6, lz4, zstd-3 sizes,
-//!   each verified to round-trip.
+//! * [`codecs`]: ZVC (one stream + header), [`rl`] (run-length of zeros), zlib-6, lz4, zstd-3
+//!   sizes, and the chunked frame `cdma compress` writes, each verified to round-trip.
 //! * [`analyze`]: per-tensor rows over a corpus and their groupings; text/markdown/JSON.
 //! * [`offload`]: the offload-time model of docs/MODEL.md (vDNN vs cDMA).
 //! * [`plot`]: SVG plots.

@@ -17,9 +17,10 @@ fn tmp(name: &str) -> PathBuf {
     d
 }
 
-/// `cdma compress` writes `cdma_model::compress(data, elem)`; analyze must report that size.
+/// `cdma compress` writes `cdma_model::compress(data, elem)`; analyze must report that size
+/// as its chunked size, and the unchunked ZVC size as header + one ZVC stream.
 #[test]
-fn zvc_size_equals_compressed_frame_on_corpus_files() {
+fn chunked_size_equals_compressed_frame_on_corpus_files() {
     let corpus = Corpus::open_default().unwrap();
     let names = [
         "vgg16.chelsea.conv2_2.relu.f32",
@@ -33,7 +34,15 @@ fn zvc_size_equals_compressed_frame_on_corpus_files() {
         let row = measure(e, &data).unwrap();
         let elem = cdma_model::ElemWidth::from_bits(e.dtype.elem_bits()).unwrap();
         let frame = cdma_model::compress(&data, elem).unwrap();
-        assert_eq!(row.sizes[Codec::Zvc.index()], frame.len() as u64, "{name}");
+        assert_eq!(row.chunked, frame.len() as u64, "{name}");
+        let stream = cdma_model::zvc::encoded_len(&data, elem).unwrap();
+        assert_eq!(row.sizes[Codec::Zvc.index()], 32 + stream as u64, "{name}");
+        // Chunking costs at most the index, and raw fallback can only help.
+        let n = data.len().div_ceil(4096) as u64;
+        assert!(
+            row.chunked <= row.sizes[Codec::Zvc.index()] + 4 * n,
+            "{name}"
+        );
         assert_eq!(row.zeros as usize, e.pos_zero, "{name}: zeros recounted");
         assert_eq!(row.raw_bytes as usize, data.len());
     }
@@ -47,12 +56,15 @@ fn f32s(v: &[f32]) -> Vec<u8> {
 /// channels of 4×4) at steps 0 and 10 in f32, and c1 at step 0 in bf16.
 fn toy_corpus(tag: &str) -> (PathBuf, Corpus) {
     let dir = tmp(tag);
-    // ZVC sizes by hand (24-byte header + per block 4 + 4·non-zeros, or 2· for bf16):
-    // c1@0 f32: 64 elements, every other non-zero → 24 + 2·(4 + 16·4) = 160
-    // c1@10 f32: one non-zero                    → 24 + 4 + 4 + 4     = 36
-    // p1@0 f32: 16 non-zero                      → 24 + 4 + 16·4      = 92
-    // p1@10 f32: 8 of 16 non-zero                → 24 + 4 + 8·4       = 60
-    // c1@0 bf16: 64, every other non-zero        → 24 + 2·(4 + 16·2)  = 96
+    // ZVC sizes by hand (32-byte header + per block 4 + 4·non-zeros, or 2· for bf16), and the
+    // chunked frame (one chunk each: header + 4-byte index entry + ZVC, or raw if ZVC is not
+    // smaller than the tensor):
+    // c1@0 f32: 64 elements, every other non-zero → 32 + 2·(4 + 16·4) = 168, chunked 172
+    // c1@10 f32: one non-zero                    → 32 + 4 + 4 + 4     = 44,  chunked 48
+    // p1@0 f32: 16 non-zero                      → 32 + 4 + 16·4      = 100, chunked raw
+    //                                                                  32 + 4 + 64 = 100
+    // p1@10 f32: 8 of 16 non-zero                → 32 + 4 + 8·4       = 68,  chunked 72
+    // c1@0 bf16: 64, every other non-zero        → 32 + 2·(4 + 16·2)  = 104, chunked 108
     let c1_0 = f32s(
         &(0..64)
             .map(|i| if i % 2 == 1 { i as f32 } else { 0.0 })
@@ -158,7 +170,9 @@ fn grouping_on_a_synthetic_manifest() {
     let (dir, corpus) = toy_corpus("group");
     let rows = measure_corpus(&corpus, None).unwrap();
     let zvc: Vec<u64> = rows.iter().map(|r| r.sizes[Codec::Zvc.index()]).collect();
-    assert_eq!(zvc, vec![160, 96, 92, 36, 60]);
+    assert_eq!(zvc, vec![168, 104, 100, 44, 68]);
+    let chunked: Vec<u64> = rows.iter().map(|r| r.chunked).collect();
+    assert_eq!(chunked, vec![172, 108, 100, 48, 72]);
     let a = Analysis::new(rows);
 
     // Per dtype: f32 first (4 tensors), then bf16.
@@ -174,26 +188,28 @@ fn grouping_on_a_synthetic_manifest() {
                 Some(Dtype::F32),
                 4,
                 640,
-                160 + 92 + 36 + 60,
+                168 + 100 + 44 + 68,
                 32 + 63 + 8 // c1@0, c1@10, p1@10 (p1@0 has none)
             ),
-            (Some(Dtype::Bf16), 1, 128, 96, 32),
+            (Some(Dtype::Bf16), 1, 128, 104, 32),
         ]
     );
     assert_eq!(
         (a.total.tensors, a.total.raw_bytes, a.total.sizes[0]),
-        (5, 768, 444)
+        (5, 768, 484)
     );
+    assert_eq!(a.total.chunked, 172 + 108 + 100 + 48 + 72);
 
-    // Per step (f32): step 0 = c1 + p1 = 320 bytes → 252; step 10 → 96.
+    // Per step (f32): step 0 = c1 + p1 = 320 bytes → 268; step 10 → 112.
     let s: Vec<_> = a
         .by_step
         .iter()
         .filter(|g| g.dtype == Some(Dtype::F32))
         .map(|g| (g.step, g.raw_bytes, g.sizes[0], g.zeros))
         .collect();
-    assert_eq!(s, vec![(Some(0), 320, 252, 32), (Some(10), 320, 96, 71)]);
-    assert!((a.by_step[0].ratio(Codec::Zvc) - 320.0 / 252.0).abs() < 1e-12);
+    assert_eq!(s, vec![(Some(0), 320, 268, 32), (Some(10), 320, 112, 71)]);
+    assert!((a.by_step[0].ratio(Codec::Zvc) - 320.0 / 268.0).abs() < 1e-12);
+    assert!((a.by_step[0].chunked_ratio() - 320.0 / 272.0).abs() < 1e-12);
 
     // Per kind and per layer (over steps), f32: relu = c1@0 + c1@10.
     let relu = a
@@ -201,7 +217,7 @@ fn grouping_on_a_synthetic_manifest() {
         .iter()
         .find(|g| g.kind.as_deref() == Some("relu") && g.dtype == Some(Dtype::F32))
         .unwrap();
-    assert_eq!((relu.tensors, relu.raw_bytes, relu.sizes[0]), (2, 512, 196));
+    assert_eq!((relu.tensors, relu.raw_bytes, relu.sizes[0]), (2, 512, 212));
     let layers: Vec<_> = a
         .by_layer
         .iter()
@@ -210,34 +226,37 @@ fn grouping_on_a_synthetic_manifest() {
     assert_eq!(
         layers,
         vec![
-            ("c1".to_string(), Dtype::F32, 196),
-            ("p1".to_string(), Dtype::F32, 152),
-            ("c1".to_string(), Dtype::Bf16, 96),
+            ("c1".to_string(), Dtype::F32, 212),
+            ("p1".to_string(), Dtype::F32, 168),
+            ("c1".to_string(), Dtype::Bf16, 104),
         ]
     );
 
-    // The text/markdown/JSON renderings carry the figures and the chunked placeholder.
+    // The text/markdown/JSON renderings carry the figures, the chunked ones included.
     let json = cdma_analysis::analyze::to_json(&a);
-    assert_eq!(json["total"]["sizes"]["zvc"], 444);
-    assert_eq!(json["tensors"][3]["sizes"]["zvc"], 36);
-    assert!(json["tensors"][0]["chunked"].is_null());
-    assert!(json["chunked_note"].as_str().unwrap().contains("n/a"));
+    assert_eq!(json["total"]["sizes"]["zvc"], 484);
+    assert_eq!(json["total"]["chunked"]["bytes"], 500);
+    assert_eq!(json["tensors"][3]["sizes"]["zvc"], 44);
+    assert_eq!(json["tensors"][3]["chunked"]["bytes"], 48);
+    assert_eq!(json["tensors"][3]["chunked"]["ratio"], 256.0 / 48.0);
     let text: String = cdma_analysis::analyze::tables(&a, true)
         .iter()
         .map(|(_, t)| t.text())
         .collect();
     assert!(text.contains("toy.step0010.c1.relu.f32"));
-    assert!(text.contains(&format!("{:.3}", 320.0 / 252.0)));
+    assert!(text.contains(&format!("{:.3}", 320.0 / 268.0)));
+    assert!(text.contains(&format!("{:.3}", 320.0 / 272.0)));
+    assert!(!text.contains("n/a"));
     let _ = std::fs::remove_dir_all(dir);
 }
 
 /// The offload model on the toy net at 10⁵ B/s with compute from a file, by hand:
 /// (input): no transfer; c1's own compute (1 ms fwd, 2 ms bwd) counts everywhere: 3 ms.
-/// c1 (f32) = 4·8·8·4 = 1024 B, ratio 512/196 → raw 10.24 ms, compressed 3.92 ms; it overlaps
-/// p1's compute (3 ms fwd, 6 ms bwd): vDNN 20.48 ms, cDMA 3.92 + 6 = 9.92 ms.
-/// p1 = 4·4·4·4 = 256 B, ratio 128/152 (ZVC expands it) → raw 2.56 ms, compressed 3.04 ms,
-/// last layer, nothing to hide behind: vDNN 5.12 ms, cDMA 6.08 ms.
-/// Totals: compute 12 ms, vDNN 28.6 ms, cDMA 19.0 ms, speedup 28.6 / 19. bf16 has no p1
+/// c1 (f32) = 4·8·8·4 = 1024 B, ratio 512/212 → raw 10.24 ms, compressed 4.24 ms; it overlaps
+/// p1's compute (3 ms fwd, 6 ms bwd): vDNN 20.48 ms, cDMA 4.24 + 6 = 10.24 ms.
+/// p1 = 4·4·4·4 = 256 B, ratio 128/168 (ZVC expands it) → raw 2.56 ms, compressed 3.36 ms,
+/// last layer, nothing to hide behind: vDNN 5.12 ms, cDMA 6.72 ms.
+/// Totals: compute 12 ms, vDNN 28.6 ms, cDMA 19.96 ms, speedup 28.6 / 19.96. bf16 has no p1
 /// tensor: no bf16 report.
 #[test]
 fn offload_model_on_the_synthetic_manifest() {
@@ -251,9 +270,9 @@ fn offload_model_on_the_synthetic_manifest() {
     let t = &r[0].totals;
     let close = |x: f64, y: f64| (x - y).abs() < 1e-9;
     assert!(close(t.vdnn_s, 28.6e-3), "{t:?}");
-    assert!(close(t.cdma_s, 19.0e-3), "{t:?}");
+    assert!(close(t.cdma_s, 19.96e-3), "{t:?}");
     assert!(close(t.compute_s, 12e-3), "{t:?}");
-    assert!(close(t.speedup(), 28.6 / 19.0));
+    assert!(close(t.speedup(), 28.6 / 19.96));
     assert_eq!(r[0].layers[0].layer, "(input)");
     assert!(close(r[0].layers[1].bytes, 1024.0));
     // FLOP-derived compute needs a known network.

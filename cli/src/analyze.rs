@@ -2,7 +2,7 @@
 //! dtype, training step and layer; SVG plots; the offload-time model (docs/MODEL.md).
 
 use crate::CliResult;
-use cdma_analysis::analyze::{measure_corpus, tables, to_json, Analysis, CHUNKED_NOTE, LEGEND};
+use cdma_analysis::analyze::{measure_corpus, tables, to_json, Analysis, LEGEND};
 use cdma_analysis::codecs::Codec;
 use cdma_analysis::offload::{self, Compute, NetReport};
 use cdma_corpus::{Corpus, Dtype};
@@ -133,7 +133,7 @@ pub fn run(args: Args) -> CliResult {
         for (title, t) in tables(&a, args.tensors) {
             println!("{title}:\n{}", t.text());
         }
-        println!("{LEGEND}\n{CHUNKED_NOTE}.\n");
+        println!("{LEGEND}\n");
         if !zvc.is_empty() {
             println!(
                 "Offload model, ZVC (cDMA) vs uncompressed (vDNN):\n{}",
@@ -171,7 +171,7 @@ fn markdown(
     link: f64,
 ) -> String {
     let mut s = format!(
-        "# cdma analyze\n\n{} tensors, {:.2} MiB. {LEGEND}\n\n*{CHUNKED_NOTE}.*\n\n",
+        "# cdma analyze\n\n{} tensors, {:.2} MiB. {LEGEND}\n\n",
         a.tensors.len(),
         a.total.raw_bytes as f64 / (1u64 << 20) as f64
     );

@@ -10,16 +10,20 @@ pub struct CompressArgs {
     /// Element width in bits (8, 16 or 32).
     #[arg(long, value_parser = parse_elem, default_value = "32")]
     elem: ElemWidth,
+    /// Chunk size: each 2^N bytes of input are compressed on their own, or stored raw when
+    /// that is not smaller (7..=24; docs/FORMAT.md).
+    #[arg(long = "chunk-log2", value_name = "N", default_value_t = cdma_model::spec::CHUNK_LOG2_DEFAULT)]
+    chunk_log2: u8,
     /// Raw little-endian tensor file (a whole number of elements).
     input: PathBuf,
-    /// Output frame file.
+    /// Output frame file (docs/FORMAT.md, version 2).
     output: PathBuf,
 }
 
 /// Arguments of `cdma decompress`.
 #[derive(clap::Args)]
 pub struct DecompressArgs {
-    /// cdma frame file.
+    /// cdma frame file (docs/FORMAT.md, version 2).
     input: PathBuf,
     /// Output raw tensor file.
     output: PathBuf,
@@ -36,16 +40,22 @@ fn write(p: &PathBuf, data: &[u8]) -> CliResult {
 /// Runs `cdma compress`.
 pub fn compress(a: CompressArgs) -> CliResult {
     let data = read(&a.input)?;
-    let frame =
-        cdma_model::compress(&data, a.elem).map_err(|e| format!("{}: {e}", a.input.display()))?;
+    let frame = cdma_model::compress_chunked(&data, a.elem, a.chunk_log2)
+        .map_err(|e| format!("{}: {e}", a.input.display()))?;
     write(&a.output, &frame)?;
+    // Parsing our own output cannot fail; it gives the chunk statistics for the summary.
+    let view = cdma_model::FrameView::parse(&frame).map_err(|e| e.to_string())?;
+    let raw = view.index().iter().filter(|e| e.raw).count();
     println!(
-        "{} -> {}: {} -> {} bytes, ratio {:.3}x",
+        "{} -> {}: {} -> {} bytes, ratio {:.3}x ({} chunks of {} bytes, {} raw)",
         a.input.display(),
         a.output.display(),
         data.len(),
         frame.len(),
-        data.len() as f64 / frame.len() as f64
+        data.len() as f64 / frame.len() as f64,
+        view.n_chunks(),
+        1u64 << a.chunk_log2,
+        raw
     );
     Ok(())
 }

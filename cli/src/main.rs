@@ -22,9 +22,9 @@ struct Cli {
 enum Command {
     /// Generate the Verilog of the ZVC blocks and a JSON manifest of their ports.
     Gen(gen::Args),
-    /// Compress a raw tensor file into a cdma frame (golden model).
+    /// Compress a raw tensor file into a chunked cdma frame (golden model).
     Compress(codec::CompressArgs),
-    /// Decompress a cdma frame back into the raw tensor (golden model).
+    /// Decompress a chunked cdma frame back into the raw tensor (golden model).
     Decompress(codec::DecompressArgs),
     /// Run one RTL block (Verilated) on a raw tensor file and check it bit for bit.
     Sim(sim::Args),

@@ -1,5 +1,6 @@
-//! `cdma analyze` reports, for ZVC, exactly the size of the file `cdma compress` writes for the
-//! same corpus tensor (both run as the user runs them: the built binary).
+//! `cdma analyze` reports, as its chunked size, exactly the size of the file `cdma compress`
+//! writes for the same corpus tensor (both run as the user runs them: the built binary), and
+//! `cdma decompress` gives the tensor back.
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -18,7 +19,7 @@ fn cdma(args: &[&str]) -> String {
 }
 
 #[test]
-fn analyze_zvc_size_equals_compress_output_size() {
+fn analyze_chunked_size_equals_compress_output_size() {
     let corpus = cdma_corpus::Corpus::default_dir();
     let dir = std::env::temp_dir().join(format!("cdma-cli-analyze-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -37,13 +38,28 @@ fn analyze_zvc_size_equals_compress_output_size() {
             frame.to_str().unwrap(),
         ]);
         let written = std::fs::metadata(&frame).unwrap().len();
+        let back = dir.join(format!("{name}.out"));
+        cdma(&[
+            "decompress",
+            frame.to_str().unwrap(),
+            back.to_str().unwrap(),
+        ]);
+        assert_eq!(
+            std::fs::read(&back).unwrap(),
+            std::fs::read(&input).unwrap()
+        );
         let json: serde_json::Value =
             serde_json::from_str(&cdma(&["analyze", "--json", "--filter", name])).unwrap();
         let tensors = json["tensors"].as_array().unwrap();
         assert_eq!(tensors.len(), 1, "{name}: filter should select one tensor");
         assert_eq!(tensors[0]["name"], name);
-        assert_eq!(tensors[0]["sizes"]["zvc"], written, "{name}");
-        assert!(tensors[0]["chunked"].is_null());
+        assert_eq!(tensors[0]["chunked"]["bytes"], written, "{name}");
+        let raw = std::fs::metadata(&input).unwrap().len() as f64;
+        assert_eq!(
+            tensors[0]["chunked"]["ratio"],
+            raw / written as f64,
+            "{name}"
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

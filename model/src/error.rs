@@ -2,16 +2,17 @@
 
 /// Everything that can be wrong with an input to the compressor or a frame/payload given
 /// to the decompressor. Each variant corresponds to exactly one rule of docs/FORMAT.md
-/// (plus [`FormatError::OutputTooLarge`], a limit of the machine, not of the format) and
+/// (plus [`FormatError::OutputTooLarge`], a limit of the machine, not of the format, and the
+/// API errors [`FormatError::TooManyChunks`] and [`FormatError::ChunkOutOfRange`]) and
 /// carries the numbers needed to see what was wrong.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FormatError {
-    /// The frame is shorter than the fixed 24-byte header.
+    /// The frame is shorter than the fixed 32-byte header.
     #[error("frame is {len} bytes, shorter than the {header_len}-byte header")]
     HeaderTooShort {
         /// Bytes available.
         len: usize,
-        /// Header length (24).
+        /// Header length (32).
         header_len: usize,
     },
     /// The first four bytes are not `cDMA`.
@@ -27,7 +28,7 @@ pub enum FormatError {
     UnsupportedVersion {
         /// Version byte found.
         version: u8,
-        /// Version implemented (1).
+        /// Version implemented (2).
         supported: u8,
     },
     /// The header's codec byte names no known codec.
@@ -42,11 +43,24 @@ pub enum FormatError {
         /// The rejected width in bits.
         bits: u32,
     },
-    /// The header's reserved byte is not zero.
-    #[error("reserved header byte (offset 7) is {value:#04x}, must be 0")]
+    /// The chunk size (`chunk_log2`, from a header or an API call) is outside the range the
+    /// format allows.
+    #[error(
+        "chunk_log2 {chunk_log2} is outside {min}..={max} (chunks of 2^{min} to 2^{max} bytes)"
+    )]
+    BadChunkLog2 {
+        /// The rejected value.
+        chunk_log2: u8,
+        /// Smallest allowed (7).
+        min: u8,
+        /// Largest allowed (24).
+        max: u8,
+    },
+    /// The header's reserved word is not zero.
+    #[error("reserved header word (offset 12) is {value:#010x}, must be 0")]
     ReservedNonZero {
         /// Value found.
-        value: u8,
+        value: u32,
     },
     /// The header's `uncompressed_len` is not a whole number of elements.
     #[error(
@@ -76,21 +90,112 @@ pub enum FormatError {
         /// Largest buffer this platform allows (`isize::MAX`).
         max: u64,
     },
-    /// The frame holds fewer bytes after the header than `payload_len` says.
-    #[error("frame truncated: header says {payload_len} payload bytes, only {available} follow the header")]
+    /// The header's `n_chunks` is not `ceil(uncompressed_len / 2^chunk_log2)`.
+    #[error(
+        "header n_chunks is {n_chunks}, but {uncompressed_len} bytes in chunks of 2^{chunk_log2} \
+         bytes are {expected} chunks"
+    )]
+    ChunkCountMismatch {
+        /// `n_chunks` from the header.
+        n_chunks: u32,
+        /// `ceil(uncompressed_len / 2^chunk_log2)`.
+        expected: u64,
+        /// `uncompressed_len` from the header.
+        uncompressed_len: u64,
+        /// `chunk_log2` from the header.
+        chunk_log2: u8,
+    },
+    /// The frame ends before the chunk index does.
+    #[error(
+        "frame is {len} bytes, but the header and the index of {n_chunks} chunks take {needed} bytes"
+    )]
+    IndexTruncated {
+        /// Bytes of the frame.
+        len: usize,
+        /// `n_chunks` from the header.
+        n_chunks: u32,
+        /// Header + index bytes (`32 + 4·n_chunks`).
+        needed: u64,
+    },
+    /// An index entry marks a chunk raw but its stored size is not the chunk's size.
+    #[error("index entry {chunk}: raw chunk stored in {stored_len} bytes, but the chunk is {chunk_len} bytes")]
+    RawChunkSizeMismatch {
+        /// Chunk number.
+        chunk: u32,
+        /// `stored_len` of the entry.
+        stored_len: u32,
+        /// Uncompressed size of that chunk.
+        chunk_len: u64,
+    },
+    /// An index entry marks a chunk ZVC-compressed but its stored size is not smaller than the
+    /// chunk (a compressor stores such a chunk raw).
+    #[error(
+        "index entry {chunk}: compressed chunk stored in {stored_len} bytes, not smaller than \
+         the {chunk_len}-byte chunk"
+    )]
+    ZvcChunkNotSmaller {
+        /// Chunk number.
+        chunk: u32,
+        /// `stored_len` of the entry.
+        stored_len: u32,
+        /// Uncompressed size of that chunk.
+        chunk_len: u64,
+    },
+    /// An index entry marks a chunk ZVC-compressed with a stored size that is not a whole
+    /// number of elements (every ZVC payload is).
+    #[error(
+        "index entry {chunk}: compressed chunk stored in {stored_len} bytes, not a whole number \
+         of {elem_bytes}-byte elements"
+    )]
+    ZvcChunkNotWholeElements {
+        /// Chunk number.
+        chunk: u32,
+        /// `stored_len` of the entry.
+        stored_len: u32,
+        /// Element size in bytes.
+        elem_bytes: usize,
+    },
+    /// The stored sizes of the index do not add up to the header's `payload_len`.
+    #[error(
+        "header payload_len is {payload_len}, but the index's stored sizes sum to {index_sum}"
+    )]
+    PayloadLenMismatch {
+        /// `payload_len` from the header.
+        payload_len: u64,
+        /// Sum of the index's `stored_len`s.
+        index_sum: u64,
+    },
+    /// The frame holds fewer bytes after the index than `payload_len` says.
+    #[error("frame truncated: header says {payload_len} payload bytes, only {available} follow the index")]
     Truncated {
         /// `payload_len` from the header.
         payload_len: u64,
-        /// Bytes present after the header.
+        /// Bytes present after the index.
         available: usize,
     },
-    /// The frame holds more bytes after the header than `payload_len` says.
+    /// The frame holds more bytes after the index than `payload_len` says.
     #[error("{extra} trailing bytes after the {payload_len}-byte payload")]
     TrailingBytes {
         /// `payload_len` from the header.
         payload_len: u64,
         /// Bytes after the payload.
         extra: usize,
+    },
+    /// A ZVC chunk does not decode to exactly its chunk size in exactly its stored bytes; the
+    /// inner error (block numbers and offsets relative to the chunk's stored bytes) says how.
+    #[error("chunk {chunk} (payload bytes {offset}..{end}): {source}", end = offset + u64::from(*stored_len))]
+    BadChunk {
+        /// Chunk number.
+        chunk: u32,
+        /// Payload offset of the chunk's stored bytes.
+        offset: u64,
+        /// Stored size of the chunk.
+        stored_len: u32,
+        /// What is wrong with its ZVC payload: [`FormatError::PayloadEndsInsideBlock`],
+        /// [`FormatError::MaskBitsPastEnd`], [`FormatError::ZeroElementInPayload`] or
+        /// [`FormatError::ExcessPayload`].
+        #[source]
+        source: Box<FormatError>,
     },
     /// The payload ends before a block (its mask or one of its non-zero elements) is complete.
     #[error(
@@ -152,5 +257,27 @@ pub enum FormatError {
         len: usize,
         /// Element size in bytes.
         elem_bytes: usize,
+    },
+    /// The compressor's input would need more chunks than the header's 32-bit `n_chunks` holds.
+    #[error(
+        "input of {len} bytes needs {n_chunks} chunks of 2^{chunk_log2} bytes, more than {max}"
+    )]
+    TooManyChunks {
+        /// Input length in bytes.
+        len: u64,
+        /// Chunk size exponent.
+        chunk_log2: u8,
+        /// Chunks needed.
+        n_chunks: u64,
+        /// Largest `n_chunks` (`u32::MAX`).
+        max: u64,
+    },
+    /// A chunk number past the frame's last chunk was asked for.
+    #[error("chunk {chunk} asked for, but the frame has {n_chunks} chunks")]
+    ChunkOutOfRange {
+        /// Chunk asked for.
+        chunk: usize,
+        /// Chunks in the frame.
+        n_chunks: u32,
     },
 }

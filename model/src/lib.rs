@@ -1,4 +1,5 @@
-//! Golden, bit-exact software model of the cdma frame format (docs/FORMAT.md).
+//! Golden, bit-exact software model of the cdma frame format (docs/FORMAT.md) and of the DMA
+//! engine's descriptor semantics (docs/DESCRIPTORS.md).
 //!
 //! The crate is both the reference the RTL is compared against and a product in its own
 //! right (CPU-side compression/decompression of data the DMA engine offloads), so the hot
@@ -6,14 +7,19 @@
 //! kernel picked at run time on x86-64 (see docs/PERFORMANCE.md). `unsafe` is confined to
 //! that kernel and to one `Vec::set_len` per call, each with its justification.
 //!
-//! * [`compress`] / [`decompress`] work on whole frames (24-byte header + payload).
-//! * [`zvc`] encodes / decodes the bare payload, exactly the bytes the RTL produces.
-//! * [`spec`] holds the header layout as data; a test checks it against docs/FORMAT.md.
+//! * [`compress`] / [`compress_chunked`] / [`decompress`] work on whole chunked frames
+//!   (32-byte header, chunk index, payload); [`FrameView`] decodes single chunks.
+//! * [`zvc`] encodes / decodes one chunk's ZVC payload, exactly the bytes the RTL produces.
+//! * [`spec`] re-exports the frame layout of `cdma_spec::frame` with typed header and index
+//!   entries; a test checks docs/FORMAT.md against it.
+//! * [`dma`] is the golden model of the DMA engine: descriptor chains over a byte memory.
 //! * [`synthetic`] builds deterministic edge-case tensors for tests and testbenches.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+pub mod dma;
+pub mod frame;
 pub mod spec;
 pub mod synthetic;
 pub mod zvc;
@@ -21,6 +27,10 @@ pub mod zvc;
 mod error;
 
 pub use error::FormatError;
+pub use frame::{
+    compress, compress_chunked, compress_chunked_into, compress_into, decode_chunk, decompress,
+    decompress_into, encode_chunk, FrameView,
+};
 
 /// Width of one tensor element. The codec never interprets elements as numbers; the width
 /// only decides how many bytes form one element (and therefore one mask bit).
@@ -70,53 +80,6 @@ impl std::fmt::Display for ElemWidth {
     }
 }
 
-/// Compresses `data` (a tensor of `elem`-wide elements) into a self-describing frame:
-/// the 24-byte header of docs/FORMAT.md followed by the ZVC payload.
-///
-/// Fails with [`FormatError::InputNotWholeElements`] if `data.len()` is not a multiple of
-/// `elem.bytes()`.
-pub fn compress(data: &[u8], elem: ElemWidth) -> Result<Vec<u8>, FormatError> {
-    let mut out = Vec::new();
-    compress_into(data, elem, &mut out)?;
-    Ok(out)
-}
-
-/// Like [`compress`], but appends the frame to `out` so a caller can reuse one buffer
-/// across many tensors (no allocation once it is large enough). On error `out` is unchanged.
-pub fn compress_into(data: &[u8], elem: ElemWidth, out: &mut Vec<u8>) -> Result<(), FormatError> {
-    // Validate before touching `out`, so an error leaves it as it was.
-    zvc::check_whole_elements(data.len(), elem)?;
-    let start = out.len();
-    out.extend_from_slice(&[0u8; spec::HEADER_LEN]);
-    zvc::encode_into(data, elem, out)?;
-    let payload_len = (out.len() - start - spec::HEADER_LEN) as u64;
-    let header = spec::Header {
-        elem,
-        uncompressed_len: data.len() as u64,
-        payload_len,
-    };
-    header.write(&mut out[start..start + spec::HEADER_LEN]);
-    Ok(())
-}
-
-/// Decompresses one frame produced by [`compress`], validating every header field and the
-/// payload structure; each malformation listed in docs/FORMAT.md has its own
-/// [`FormatError`] variant. Never panics on any input.
-pub fn decompress(frame: &[u8]) -> Result<Vec<u8>, FormatError> {
-    let mut out = Vec::new();
-    decompress_into(frame, &mut out)?;
-    Ok(out)
-}
-
-/// Like [`decompress`], but appends the data to `out` (reusable buffer). On error `out`
-/// keeps its previous length.
-pub fn decompress_into(frame: &[u8], out: &mut Vec<u8>) -> Result<(), FormatError> {
-    let (header, payload) = spec::Header::parse_frame(frame)?;
-    // parse_frame checked that the length is a whole number of elements and addressable.
-    let n_elems = (header.uncompressed_len / header.elem.bytes() as u64) as usize;
-    zvc::decode_into(payload, header.elem, n_elems, out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,7 +106,8 @@ mod tests {
         }
     }
 
-    /// The FORMAT.md example, E=32, n=3, as a whole frame, computed by hand.
+    /// The FORMAT.md example, E=32, n=3, as a whole frame, computed by hand: the ZVC payload
+    /// (12 bytes) is not smaller than the 12-byte chunk, so the chunk is stored raw.
     #[test]
     fn pinned_frame_e32_format_md_example() {
         let data = [
@@ -151,19 +115,26 @@ mod tests {
         ];
         let expected: Vec<u8> = [
             &b"cDMA"[..],               // magic
-            &[1, 1, 32, 0],             // version, codec ZVC, elem_bits, reserved
+            &[2, 1, 32, 12],            // version, codec ZVC, elem_bits, chunk_log2
+            &[1, 0, 0, 0],              // n_chunks
+            &[0, 0, 0, 0],              // reserved
             &[12, 0, 0, 0, 0, 0, 0, 0], // uncompressed_len = 12
             &[12, 0, 0, 0, 0, 0, 0, 0], // payload_len = 12
-            &[0x06, 0, 0, 0],           // mask 0b110
-            &[0x00, 0x00, 0x80, 0x3F],  // 1.0f32
-            &[0x00, 0x00, 0x00, 0x80],  // -0.0f32 survives
+            &[12, 0, 0, 0x80],          // index: 12 bytes, raw
+            &data,                      // the chunk itself
         ]
         .concat();
         assert_eq!(compress(&data, ElemWidth::W32).unwrap(), expected);
         assert_eq!(decompress(&expected).unwrap(), data);
+        // The bare ZVC payload of the same data (what a ZVC chunk would hold).
+        assert_eq!(
+            zvc::encode(&data, ElemWidth::W32).unwrap(),
+            [0x06, 0, 0, 0, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x80]
+        );
     }
 
-    /// E=8, n=37: one full block and a partial block of 5 elements, computed by hand.
+    /// E=8, n=37: one full block and a partial block of 5 elements, computed by hand; the
+    /// 14-byte ZVC payload is smaller than the 37-byte chunk.
     #[test]
     fn pinned_frame_e8_partial_block() {
         let mut data = vec![0u8; 37];
@@ -177,9 +148,12 @@ mod tests {
         data[36] = 0x7F;
         let expected: Vec<u8> = [
             &b"cDMA"[..],
-            &[1, 1, 8, 0],
+            &[2, 1, 8, 12],
+            &[1, 0, 0, 0],
+            &[0, 0, 0, 0],
             &[37, 0, 0, 0, 0, 0, 0, 0],
             &[14, 0, 0, 0, 0, 0, 0, 0], // 4 + 4 + 4 + 2
+            &[14, 0, 0, 0],             // index: 14 bytes, ZVC
             // mask bits 0, 7, 8, 31 = 0x8000_0181, little-endian
             &[0x81, 0x01, 0x00, 0x80],
             &[0xAA, 0x80, 0x01, 0xFF],
@@ -192,14 +166,18 @@ mod tests {
         assert_eq!(decompress(&expected).unwrap(), data);
     }
 
-    /// E=16, n=2, both elements zero: the payload is only the (all-zero) mask.
+    /// E=16, n=2, both elements zero: the ZVC payload (one 4-byte mask) is not smaller than
+    /// the 4-byte chunk, so even all zeros are stored raw here.
     #[test]
     fn pinned_frame_e16_all_zero() {
         let expected: Vec<u8> = [
             &b"cDMA"[..],
-            &[1, 1, 16, 0],
+            &[2, 1, 16, 12],
+            &[1, 0, 0, 0],
+            &[0, 0, 0, 0],
             &[4, 0, 0, 0, 0, 0, 0, 0],
             &[4, 0, 0, 0, 0, 0, 0, 0],
+            &[4, 0, 0, 0x80],
             &[0, 0, 0, 0],
         ]
         .concat();
@@ -207,13 +185,64 @@ mod tests {
         assert_eq!(decompress(&expected).unwrap(), vec![0; 4]);
     }
 
+    /// E=32, 40 elements in chunks of 2^7 bytes (FORMAT.md's two-chunk example): chunk 0
+    /// (elements 0–31, only element 1 = 1.0 non-zero) is stored ZVC in 8 bytes; chunk 1
+    /// (elements 32–39, all -0.0) would take 4 + 32 bytes as ZVC, more than its 32 bytes, so
+    /// it is stored raw.
+    #[test]
+    fn pinned_frame_two_chunks() {
+        let mut data = vec![0u8; 160];
+        data[4..8].copy_from_slice(&0x3F80_0000u32.to_le_bytes());
+        for e in 32..40 {
+            data[e * 4..e * 4 + 4].copy_from_slice(&0x8000_0000u32.to_le_bytes());
+        }
+        let expected: Vec<u8> = [
+            &b"cDMA"[..],
+            &[2, 1, 32, 7],
+            &[2, 0, 0, 0],
+            &[0, 0, 0, 0],
+            &[160, 0, 0, 0, 0, 0, 0, 0],
+            &[40, 0, 0, 0, 0, 0, 0, 0],
+            &[8, 0, 0, 0],     // chunk 0: 8 bytes, ZVC
+            &[32, 0, 0, 0x80], // chunk 1: 32 bytes, raw
+            &[2, 0, 0, 0, 0x00, 0x00, 0x80, 0x3F],
+            &data[128..],
+        ]
+        .concat();
+        let f = compress_chunked(&data, ElemWidth::W32, 7).unwrap();
+        assert_eq!(f, expected);
+        assert_eq!(decompress(&f).unwrap(), data);
+        let v = FrameView::parse(&f).unwrap();
+        assert_eq!(v.meta_len(), 40);
+        assert_eq!(v.chunk(1).unwrap(), &data[128..]);
+        assert_eq!(v.chunk_range(1).unwrap(), 128..160);
+        assert_eq!(v.stored_range(1).unwrap(), 8..40);
+    }
+
     #[test]
     fn empty_input_gives_header_only_frame() {
         for w in ElemWidth::ALL {
             let f = compress(&[], w).unwrap();
             assert_eq!(f.len(), spec::HEADER_LEN);
-            assert_eq!(&f[16..24], &[0; 8]);
+            assert_eq!(&f[8..12], &[0; 4], "n_chunks");
+            assert_eq!(&f[16..32], &[0; 16], "lengths");
             assert_eq!(decompress(&f).unwrap(), Vec::<u8>::new());
+        }
+    }
+
+    #[test]
+    fn compress_rejects_bad_chunk_size() {
+        for bad in [0, 6, 25, 255] {
+            let mut out = vec![3u8];
+            assert_eq!(
+                compress_chunked_into(&[0; 8], ElemWidth::W8, bad, &mut out),
+                Err(FormatError::BadChunkLog2 {
+                    chunk_log2: bad,
+                    min: 7,
+                    max: 24
+                })
+            );
+            assert_eq!(out, [3]);
         }
     }
 
@@ -246,5 +275,8 @@ mod tests {
         decompress_into(&frame[1..], &mut back).unwrap();
         assert_eq!(back[0], 0xDD);
         assert_eq!(&back[1..], &data[..]);
+        // A failing decode leaves the buffer as it was.
+        assert!(decompress_into(&frame[2..], &mut back).is_err());
+        assert_eq!(back.len(), 1 + data.len());
     }
 }

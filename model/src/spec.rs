@@ -1,159 +1,85 @@
-//! The frame header of docs/FORMAT.md as data.
+//! The chunked frame of docs/FORMAT.md (version 2) as typed values.
 //!
-//! [`HEADER_FIELDS`] is the single source of the layout: [`Header::write`] and
-//! [`Header::parse_frame`] take every offset and size from it, and a test renders it with
-//! [`markdown_table`] and checks that docs/FORMAT.md contains exactly that table, so the
-//! document, the encoder and the decoder cannot drift apart.
+//! The layout itself (offsets, sizes, bit positions, constants) is defined once, in
+//! [`cdma_spec::frame`], and re-exported here; this module only adds the typed [`Header`] and
+//! [`IndexEntry`] that read and write those fields, and the header/index rules of
+//! docs/FORMAT.md. A test checks that docs/FORMAT.md contains the tables rendered from the
+//! same definitions, so the document, the encoder and the decoder cannot drift apart.
+
+pub use cdma_spec::field::{markdown_bits, markdown_fields, BitField, Field};
+pub use cdma_spec::frame::{
+    meta_len, n_chunks, BLOCK_ELEMS, CHUNK_LOG2_DEFAULT, CHUNK_LOG2_FIELD, CHUNK_LOG2_MAX,
+    CHUNK_LOG2_MIN, CODEC_FIELD, CODEC_ZVC, ELEM_BITS_FIELD, HEADER_FIELDS, HEADER_LEN,
+    INDEX_ENTRY_LEN, INDEX_FIELDS, INDEX_RAW, INDEX_SIZE, MAGIC, MAGIC_FIELD, MASK_BYTES,
+    N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD, UNCOMPRESSED_LEN_FIELD, VERSION,
+    VERSION_FIELD,
+};
 
 use crate::{ElemWidth, FormatError};
 
-/// One field of the frame header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct HeaderField {
-    /// Field name as written in docs/FORMAT.md.
-    pub name: &'static str,
-    /// Byte offset from the start of the frame.
-    pub offset: usize,
-    /// Size in bytes (multi-byte fields are little-endian).
-    pub size: usize,
-    /// Meaning, exactly the "meaning" column of docs/FORMAT.md.
-    pub description: &'static str,
-}
-
-/// `magic`: identifies a cdma frame.
-pub const MAGIC_FIELD: HeaderField = HeaderField {
-    name: "magic",
-    offset: 0,
-    size: 4,
-    description: "ASCII `cDMA` (`63 44 4D 41`)",
-};
-/// `version`: format version.
-pub const VERSION_FIELD: HeaderField = HeaderField {
-    name: "version",
-    offset: 4,
-    size: 1,
-    description: "1",
-};
-/// `codec`: which payload encoding follows.
-pub const CODEC_FIELD: HeaderField = HeaderField {
-    name: "codec",
-    offset: 5,
-    size: 1,
-    description: "1 = ZVC",
-};
-/// `elem_bits`: element width.
-pub const ELEM_BITS_FIELD: HeaderField = HeaderField {
-    name: "elem_bits",
-    offset: 6,
-    size: 1,
-    description: "element width in bits: 8, 16 or 32",
-};
-/// `reserved`: must be zero (room for flags in a later version).
-pub const RESERVED_FIELD: HeaderField = HeaderField {
-    name: "reserved",
-    offset: 7,
-    size: 1,
-    description: "0",
-};
-/// `uncompressed_len`: bytes of original data.
-pub const UNCOMPRESSED_LEN_FIELD: HeaderField = HeaderField {
-    name: "uncompressed_len",
-    offset: 8,
-    size: 8,
-    description: "bytes of the original data; a multiple of `elem_bits/8`",
-};
-/// `payload_len`: bytes of payload after the header.
-pub const PAYLOAD_LEN_FIELD: HeaderField = HeaderField {
-    name: "payload_len",
-    offset: 16,
-    size: 8,
-    description: "bytes of payload that follow the header",
-};
-
-/// All header fields in offset order; they tile `0..HEADER_LEN` without gaps (tested).
-pub const HEADER_FIELDS: [HeaderField; 7] = [
-    MAGIC_FIELD,
-    VERSION_FIELD,
-    CODEC_FIELD,
-    ELEM_BITS_FIELD,
-    RESERVED_FIELD,
-    UNCOMPRESSED_LEN_FIELD,
-    PAYLOAD_LEN_FIELD,
-];
-
-/// Length of the frame header in bytes.
-pub const HEADER_LEN: usize = 24;
-/// The magic bytes, ASCII `cDMA`.
-pub const MAGIC: [u8; 4] = *b"cDMA";
-/// The format version this crate writes and reads.
-pub const VERSION: u8 = 1;
-/// Codec id of zero-value compression.
-pub const CODEC_ZVC: u8 = 1;
-/// Elements per ZVC block (one mask bit each).
-pub const BLOCK_ELEMS: usize = 32;
-/// Bytes of a ZVC block mask.
-pub const MASK_BYTES: usize = 4;
-
-/// A decoded frame header (version and codec are implied: this crate only knows v1 / ZVC).
+/// A decoded frame header (magic, version, codec and reserved are implied: this crate writes
+/// and reads only version 2 / ZVC with reserved 0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Element width.
     pub elem: ElemWidth,
+    /// Chunks are `2^chunk_log2` uncompressed bytes (the last one may be shorter).
+    pub chunk_log2: u8,
+    /// Number of chunks = index entries.
+    pub n_chunks: u32,
     /// Bytes of original data (a whole number of elements).
     pub uncompressed_len: u64,
-    /// Bytes of payload following the header.
+    /// Bytes of payload (sum of the index's stored sizes).
     pub payload_len: u64,
 }
 
-fn put(dst: &mut [u8], field: HeaderField, value: &[u8]) {
-    dst[field.offset..field.offset + field.size].copy_from_slice(value);
-}
-
-fn get(src: &[u8], field: HeaderField) -> &[u8] {
-    &src[field.offset..field.offset + field.size]
-}
-
-fn get_u64(src: &[u8], field: HeaderField) -> u64 {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(get(src, field));
-    u64::from_le_bytes(b)
+/// Fails with [`FormatError::BadChunkLog2`] unless `chunk_log2` is in
+/// `CHUNK_LOG2_MIN..=CHUNK_LOG2_MAX`.
+pub fn check_chunk_log2(chunk_log2: u8) -> Result<(), FormatError> {
+    if (CHUNK_LOG2_MIN..=CHUNK_LOG2_MAX).contains(&chunk_log2) {
+        Ok(())
+    } else {
+        Err(FormatError::BadChunkLog2 {
+            chunk_log2,
+            min: CHUNK_LOG2_MIN,
+            max: CHUNK_LOG2_MAX,
+        })
+    }
 }
 
 impl Header {
-    /// Writes the header into `dst[..HEADER_LEN]` (`dst` must be at least 24 bytes).
+    /// Writes the header into `dst[..HEADER_LEN]` (`dst` must be at least 32 bytes).
     pub fn write(&self, dst: &mut [u8]) {
-        put(dst, MAGIC_FIELD, &MAGIC);
-        put(dst, VERSION_FIELD, &[VERSION]);
-        put(dst, CODEC_FIELD, &[CODEC_ZVC]);
-        put(dst, ELEM_BITS_FIELD, &[self.elem.bits() as u8]);
-        put(dst, RESERVED_FIELD, &[0]);
-        put(
-            dst,
-            UNCOMPRESSED_LEN_FIELD,
-            &self.uncompressed_len.to_le_bytes(),
-        );
-        put(dst, PAYLOAD_LEN_FIELD, &self.payload_len.to_le_bytes());
+        dst[MAGIC_FIELD.offset..MAGIC_FIELD.end()].copy_from_slice(&MAGIC);
+        VERSION_FIELD.put(dst, u64::from(VERSION));
+        CODEC_FIELD.put(dst, u64::from(CODEC_ZVC));
+        ELEM_BITS_FIELD.put(dst, u64::from(self.elem.bits()));
+        CHUNK_LOG2_FIELD.put(dst, u64::from(self.chunk_log2));
+        N_CHUNKS_FIELD.put(dst, u64::from(self.n_chunks));
+        RESERVED_FIELD.put(dst, 0);
+        UNCOMPRESSED_LEN_FIELD.put(dst, self.uncompressed_len);
+        PAYLOAD_LEN_FIELD.put(dst, self.payload_len);
     }
 
-    /// Returns the header as its 24 bytes.
+    /// Returns the header as its 32 bytes.
     pub fn to_bytes(&self) -> [u8; HEADER_LEN] {
         let mut b = [0u8; HEADER_LEN];
         self.write(&mut b);
         b
     }
 
-    /// Validates the header of `frame` and the frame length, and returns the header and the
-    /// payload slice. Checks run in the order of docs/FORMAT.md's list, so a frame with
-    /// several problems reports the first one. The payload itself is checked by
-    /// [`crate::zvc::decode`].
-    pub fn parse_frame(frame: &[u8]) -> Result<(Header, &[u8]), FormatError> {
+    /// Parses and checks the header at the start of `frame`: rules 1–9 of docs/FORMAT.md, in
+    /// that order (so a header with several faults reports the first). It looks at the 32
+    /// header bytes only; the index and payload rules need the rest of the frame
+    /// ([`crate::FrameView::parse`]). The DMA engine applies the same checks (BAD_HEADER).
+    pub fn parse(frame: &[u8]) -> Result<Header, FormatError> {
         if frame.len() < HEADER_LEN {
             return Err(FormatError::HeaderTooShort {
                 len: frame.len(),
                 header_len: HEADER_LEN,
             });
         }
-        let magic = get(frame, MAGIC_FIELD);
+        let magic = &frame[MAGIC_FIELD.offset..MAGIC_FIELD.end()];
         if magic != MAGIC {
             let mut found = [0u8; 4];
             found.copy_from_slice(magic);
@@ -162,70 +88,151 @@ impl Header {
                 expected: MAGIC,
             });
         }
-        let version = get(frame, VERSION_FIELD)[0];
+        let version = VERSION_FIELD.get(frame) as u8;
         if version != VERSION {
             return Err(FormatError::UnsupportedVersion {
                 version,
                 supported: VERSION,
             });
         }
-        let codec = get(frame, CODEC_FIELD)[0];
+        let codec = CODEC_FIELD.get(frame) as u8;
         if codec != CODEC_ZVC {
             return Err(FormatError::UnknownCodec { codec });
         }
-        let elem = ElemWidth::from_bits(u32::from(get(frame, ELEM_BITS_FIELD)[0]))?;
-        let reserved = get(frame, RESERVED_FIELD)[0];
+        let elem = ElemWidth::from_bits(ELEM_BITS_FIELD.get(frame) as u32)?;
+        let chunk_log2 = CHUNK_LOG2_FIELD.get(frame) as u8;
+        check_chunk_log2(chunk_log2)?;
+        let reserved = RESERVED_FIELD.get(frame) as u32;
         if reserved != 0 {
             return Err(FormatError::ReservedNonZero { value: reserved });
         }
-        let uncompressed_len = get_u64(frame, UNCOMPRESSED_LEN_FIELD);
+        let uncompressed_len = UNCOMPRESSED_LEN_FIELD.get(frame);
         if !uncompressed_len.is_multiple_of(elem.bytes() as u64) {
             return Err(FormatError::UncompressedLenNotWholeElements {
                 len: uncompressed_len,
                 elem_bytes: elem.bytes(),
             });
         }
-        if uncompressed_len > isize::MAX as u64 {
-            return Err(FormatError::OutputTooLarge {
-                n_elems: uncompressed_len / elem.bytes() as u64,
-                elem_bytes: elem.bytes(),
-                max: isize::MAX as u64,
+        let n_chunks = N_CHUNKS_FIELD.get(frame) as u32;
+        let expected = n_chunks_of(uncompressed_len, chunk_log2);
+        if u64::from(n_chunks) != expected {
+            return Err(FormatError::ChunkCountMismatch {
+                n_chunks,
+                expected,
+                uncompressed_len,
+                chunk_log2,
             });
         }
-        let payload_len = get_u64(frame, PAYLOAD_LEN_FIELD);
-        let available = frame.len() - HEADER_LEN;
-        // Compare in u64: payload_len may exceed usize on 32-bit targets.
-        if payload_len > available as u64 {
-            return Err(FormatError::Truncated {
-                payload_len,
-                available,
-            });
-        }
-        if payload_len < available as u64 {
-            return Err(FormatError::TrailingBytes {
-                payload_len,
-                extra: available - payload_len as usize,
-            });
-        }
-        let header = Header {
+        Ok(Header {
             elem,
+            chunk_log2,
+            n_chunks,
             uncompressed_len,
-            payload_len,
-        };
-        Ok((header, &frame[HEADER_LEN..]))
+            payload_len: PAYLOAD_LEN_FIELD.get(frame),
+        })
+    }
+
+    /// Uncompressed bytes of a full chunk, `2^chunk_log2`.
+    pub fn chunk_bytes(&self) -> u64 {
+        1 << self.chunk_log2
+    }
+
+    /// Uncompressed bytes of chunk `i` (`2^chunk_log2`, or less for the last chunk; 0 past
+    /// the end).
+    pub fn chunk_len(&self, i: u64) -> u64 {
+        let start = i.saturating_mul(self.chunk_bytes());
+        self.uncompressed_len
+            .saturating_sub(start)
+            .min(self.chunk_bytes())
+    }
+
+    /// Bytes of header + index, `32 + 4·n_chunks`: where the payload starts in a frame file,
+    /// and the size of the metadata region the DMA engine writes at `meta_addr`.
+    pub fn meta_len(&self) -> u64 {
+        meta_len(u64::from(self.n_chunks))
     }
 }
 
-/// Renders [`HEADER_FIELDS`] as the Markdown table docs/FORMAT.md must contain verbatim.
-pub fn markdown_table() -> String {
-    let mut s = String::from("| offset | size | field | meaning |\n|---|---|---|---|\n");
-    for f in HEADER_FIELDS {
-        s.push_str(&format!(
-            "| {} | {} | {} | {} |\n",
-            f.offset, f.size, f.name, f.description
-        ));
+/// The header's `n_chunks` for `len` bytes in chunks of `2^chunk_log2` (which must be in
+/// range), or [`FormatError::TooManyChunks`] if that exceeds its 32 bits.
+pub fn chunk_count(len: u64, chunk_log2: u8) -> Result<u32, FormatError> {
+    let n = n_chunks_of(len, chunk_log2);
+    u32::try_from(n).map_err(|_| FormatError::TooManyChunks {
+        len,
+        chunk_log2,
+        n_chunks: n,
+        max: u64::from(u32::MAX),
+    })
+}
+
+/// `ceil(len / 2^chunk_log2)` without the overflow `len + 2^k - 1` could have.
+fn n_chunks_of(len: u64, chunk_log2: u8) -> u64 {
+    (len >> chunk_log2) + u64::from(len & ((1u64 << chunk_log2) - 1) != 0)
+}
+
+/// One chunk index entry: where the chunk's bytes are in the payload is the sum of the
+/// stored sizes before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IndexEntry {
+    /// Bytes the chunk occupies in the payload.
+    pub stored_len: u32,
+    /// Stored raw (`stored_len` = the chunk's size) rather than ZVC-compressed.
+    pub raw: bool,
+}
+
+impl IndexEntry {
+    /// Decodes a little-endian index word.
+    pub fn from_word(w: u32) -> IndexEntry {
+        IndexEntry {
+            stored_len: INDEX_SIZE.get(u64::from(w)) as u32,
+            raw: INDEX_RAW.get(u64::from(w)) == 1,
+        }
     }
-    s
+
+    /// The index word (`stored_len` must fit its 31 bits: chunks are at most 2^24 bytes).
+    pub fn to_word(self) -> u32 {
+        let w = INDEX_SIZE.set(0, u64::from(self.stored_len));
+        INDEX_RAW.set(w, u64::from(self.raw)) as u32
+    }
+
+    /// Reads entry `i` of the index that starts at `index[0]` (caller checked the length).
+    pub fn read(index: &[u8], i: usize) -> IndexEntry {
+        let at = i * INDEX_ENTRY_LEN;
+        let mut w = [0u8; INDEX_ENTRY_LEN];
+        w.copy_from_slice(&index[at..at + INDEX_ENTRY_LEN]);
+        IndexEntry::from_word(u32::from_le_bytes(w))
+    }
+
+    /// Checks the entry of chunk `chunk` (uncompressed size `chunk_len`): rules 11–13 of
+    /// docs/FORMAT.md, in that order. The DMA engine applies the same checks (BAD_INDEX).
+    pub fn check(self, chunk: u32, chunk_len: u64, elem: ElemWidth) -> Result<(), FormatError> {
+        let stored = u64::from(self.stored_len);
+        if self.raw {
+            if stored != chunk_len {
+                return Err(FormatError::RawChunkSizeMismatch {
+                    chunk,
+                    stored_len: self.stored_len,
+                    chunk_len,
+                });
+            }
+        } else {
+            if stored >= chunk_len {
+                return Err(FormatError::ZvcChunkNotSmaller {
+                    chunk,
+                    stored_len: self.stored_len,
+                    chunk_len,
+                });
+            }
+            if !stored.is_multiple_of(elem.bytes() as u64) {
+                return Err(FormatError::ZvcChunkNotWholeElements {
+                    chunk,
+                    stored_len: self.stored_len,
+                    elem_bytes: elem.bytes(),
+                });
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -233,36 +240,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fields_tile_the_header() {
-        let mut next = 0;
-        for f in HEADER_FIELDS {
-            assert_eq!(
-                f.offset, next,
-                "field {} does not follow its predecessor",
-                f.name
-            );
-            assert!(f.size > 0);
-            next += f.size;
-        }
-        assert_eq!(next, HEADER_LEN);
-        assert_eq!(MAGIC_FIELD.size, MAGIC.len());
-        assert_eq!(MAGIC, [0x63, 0x44, 0x4D, 0x41]);
-    }
-
-    #[test]
-    fn format_md_contains_the_header_table() {
-        let doc = include_str!("../../docs/FORMAT.md");
-        let table = markdown_table();
-        assert!(
-            doc.contains(&table),
-            "docs/FORMAT.md does not contain the header table of cdma_model::spec:\n{table}"
-        );
-    }
-
-    #[test]
     fn header_bytes_round_trip() {
         let h = Header {
             elem: ElemWidth::W16,
+            chunk_log2: 9,
+            n_chunks: 0x0A0B_0C0D,
             uncompressed_len: 0x0102_0304_0506_0708,
             payload_len: 0x1112_1314_1516_1718,
         };
@@ -270,9 +252,56 @@ mod tests {
         assert_eq!(
             b,
             [
-                0x63, 0x44, 0x4D, 0x41, 1, 1, 16, 0, 8, 7, 6, 5, 4, 3, 2, 1, 0x18, 0x17, 0x16,
-                0x15, 0x14, 0x13, 0x12, 0x11
+                0x63, 0x44, 0x4D, 0x41, 2, 1, 16, 9, 0x0D, 0x0C, 0x0B, 0x0A, 0, 0, 0, 0, 8, 7, 6,
+                5, 4, 3, 2, 1, 0x18, 0x17, 0x16, 0x15, 0x14, 0x13, 0x12, 0x11
             ]
+        );
+        assert_eq!(MAGIC, [0x63, 0x44, 0x4D, 0x41]);
+    }
+
+    #[test]
+    fn chunk_geometry() {
+        let h = Header {
+            elem: ElemWidth::W8,
+            chunk_log2: 7,
+            n_chunks: 3,
+            uncompressed_len: 300,
+            payload_len: 0,
+        };
+        assert_eq!(
+            (0..4).map(|i| h.chunk_len(i)).collect::<Vec<_>>(),
+            [128, 128, 44, 0]
+        );
+        assert_eq!(h.meta_len(), 32 + 12);
+        assert_eq!(n_chunks_of(u64::MAX, 7), u64::MAX / 128 + 1);
+        assert_eq!(n_chunks_of(256, 7), 2);
+        assert_eq!(n_chunks_of(257, 7), 3);
+        for len in [0, 1, 127, 128, 129, 4095, 4096, 4097] {
+            assert_eq!(n_chunks_of(len, 12), n_chunks(len, 12));
+        }
+    }
+
+    #[test]
+    fn index_words() {
+        let e = IndexEntry {
+            stored_len: 0x1234,
+            raw: true,
+        };
+        assert_eq!(e.to_word(), 0x8000_1234);
+        assert_eq!(IndexEntry::from_word(0x8000_1234), e);
+        assert_eq!(
+            IndexEntry::from_word(0x7FFF_FFFF),
+            IndexEntry {
+                stored_len: 0x7FFF_FFFF,
+                raw: false
+            }
+        );
+        assert_eq!(
+            IndexEntry::read(&[0, 0, 0, 0, 0x10, 0, 0, 0x80], 1),
+            IndexEntry {
+                stored_len: 16,
+                raw: true
+            }
         );
     }
 }

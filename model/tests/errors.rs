@@ -1,8 +1,11 @@
-//! Every `FormatError` variant, produced through the public API with the exact numbers.
+//! Every `FormatError` variant, produced through the public API with the exact numbers, and
+//! the order of docs/FORMAT.md's decoder rules.
 
 use std::collections::BTreeSet;
 
-use cdma_model::{compress, decompress, spec, zvc, ElemWidth, FormatError};
+use cdma_model::{
+    compress, compress_chunked, decompress, spec, zvc, ElemWidth, FormatError, FrameView,
+};
 
 /// Name of a variant. The match has no wildcard, so adding a variant without extending this
 /// function (and, through `ALL_VARIANTS`, the test below) does not compile.
@@ -13,61 +16,92 @@ fn variant(e: &FormatError) -> &'static str {
         FormatError::UnsupportedVersion { .. } => "UnsupportedVersion",
         FormatError::UnknownCodec { .. } => "UnknownCodec",
         FormatError::BadElemWidth { .. } => "BadElemWidth",
+        FormatError::BadChunkLog2 { .. } => "BadChunkLog2",
         FormatError::ReservedNonZero { .. } => "ReservedNonZero",
         FormatError::UncompressedLenNotWholeElements { .. } => "UncompressedLenNotWholeElements",
         FormatError::OutputTooLarge { .. } => "OutputTooLarge",
+        FormatError::ChunkCountMismatch { .. } => "ChunkCountMismatch",
+        FormatError::IndexTruncated { .. } => "IndexTruncated",
+        FormatError::RawChunkSizeMismatch { .. } => "RawChunkSizeMismatch",
+        FormatError::ZvcChunkNotSmaller { .. } => "ZvcChunkNotSmaller",
+        FormatError::ZvcChunkNotWholeElements { .. } => "ZvcChunkNotWholeElements",
+        FormatError::PayloadLenMismatch { .. } => "PayloadLenMismatch",
         FormatError::Truncated { .. } => "Truncated",
         FormatError::TrailingBytes { .. } => "TrailingBytes",
+        FormatError::BadChunk { .. } => "BadChunk",
         FormatError::PayloadEndsInsideBlock { .. } => "PayloadEndsInsideBlock",
         FormatError::MaskBitsPastEnd { .. } => "MaskBitsPastEnd",
         FormatError::ZeroElementInPayload { .. } => "ZeroElementInPayload",
         FormatError::ExcessPayload { .. } => "ExcessPayload",
         FormatError::InputNotWholeElements { .. } => "InputNotWholeElements",
+        FormatError::TooManyChunks { .. } => "TooManyChunks",
+        FormatError::ChunkOutOfRange { .. } => "ChunkOutOfRange",
     }
 }
 
-const ALL_VARIANTS: [&str; 15] = [
+const ALL_VARIANTS: [&str; 25] = [
     "HeaderTooShort",
     "BadMagic",
     "UnsupportedVersion",
     "UnknownCodec",
     "BadElemWidth",
+    "BadChunkLog2",
     "ReservedNonZero",
     "UncompressedLenNotWholeElements",
     "OutputTooLarge",
+    "ChunkCountMismatch",
+    "IndexTruncated",
+    "RawChunkSizeMismatch",
+    "ZvcChunkNotSmaller",
+    "ZvcChunkNotWholeElements",
+    "PayloadLenMismatch",
     "Truncated",
     "TrailingBytes",
+    "BadChunk",
     "PayloadEndsInsideBlock",
     "MaskBitsPastEnd",
     "ZeroElementInPayload",
     "ExcessPayload",
     "InputNotWholeElements",
+    "TooManyChunks",
+    "ChunkOutOfRange",
 ];
 
-/// A valid E=32 frame of 40 elements (one full block, one partial block of 8).
-fn sample_frame() -> (Vec<u8>, Vec<u8>) {
-    let data: Vec<u8> = (0..40u32)
-        .flat_map(|i| if i % 3 == 0 { 0 } else { i * 0x0101_0101 }.to_le_bytes())
+/// A valid E=32 frame of 72 elements in chunks of 2^7 bytes (128, 128, 32 bytes):
+/// chunk 0 has 21 non-zero elements (ZVC, 88 bytes), chunk 1 is dense (raw, 128 bytes),
+/// chunk 2 has 6 of 8 non-zero (ZVC, 28 bytes, mask 0xDB). Payload 244 bytes at frame
+/// offset 44; frame 288 bytes.
+fn sample() -> (Vec<u8>, Vec<u8>) {
+    let data: Vec<u8> = (0..72u32)
+        .flat_map(|i| {
+            let zero = i % 3 == 0 && !(32..64).contains(&i);
+            if zero { 0 } else { i * 0x0101_0101 }.to_le_bytes()
+        })
         .collect();
-    (compress(&data, ElemWidth::W32).unwrap(), data)
+    let f = compress_chunked(&data, ElemWidth::W32, 7).unwrap();
+    (f, data)
 }
 
-/// Builds a frame from raw header values and a payload.
-fn frame(
-    version: u8,
-    codec: u8,
-    bits: u8,
-    reserved: u8,
-    ulen: u64,
-    plen: u64,
-    p: &[u8],
-) -> Vec<u8> {
-    let mut f = b"cDMA".to_vec();
-    f.extend_from_slice(&[version, codec, bits, reserved]);
-    f.extend_from_slice(&ulen.to_le_bytes());
-    f.extend_from_slice(&plen.to_le_bytes());
-    f.extend_from_slice(p);
-    f
+const P: usize = 44; // payload offset in the sample frame
+const C2: usize = P + 88 + 128; // chunk 2's stored bytes in the sample frame
+
+fn patch(f: &[u8], at: usize, bytes: &[u8]) -> Vec<u8> {
+    let mut g = f.to_vec();
+    g[at..at + bytes.len()].copy_from_slice(bytes);
+    g
+}
+
+fn entry(f: &[u8], i: usize, word: u32) -> Vec<u8> {
+    patch(f, 32 + 4 * i, &word.to_le_bytes())
+}
+
+fn bad_chunk(chunk: u32, offset: u64, stored_len: u32, source: FormatError) -> FormatError {
+    FormatError::BadChunk {
+        chunk,
+        offset,
+        stored_len,
+        source: Box::new(source),
+    }
 }
 
 /// One case: its name, what the API returned, and the error it must have returned.
@@ -75,58 +109,38 @@ type Case = (&'static str, Result<Vec<u8>, FormatError>, FormatError);
 
 /// All cases; checked one by one below.
 fn cases() -> Vec<Case> {
-    let (good, _) = sample_frame();
-    let payload_len = good.len() - spec::HEADER_LEN;
-    let mut v = Vec::new();
-
-    v.push((
-        "23-byte frame",
-        decompress(&good[..23]),
-        FormatError::HeaderTooShort {
-            len: 23,
-            header_len: 24,
-        },
-    ));
-    v.push((
-        "empty frame",
-        decompress(&[]),
-        FormatError::HeaderTooShort {
-            len: 0,
-            header_len: 24,
-        },
-    ));
-    let mut bad = good.clone();
-    bad[0] = b'C';
+    let (good, _) = sample();
+    let mut v: Vec<Case> = Vec::new();
+    let too_short = |len| FormatError::HeaderTooShort {
+        len,
+        header_len: 32,
+    };
+    v.push(("31-byte frame", decompress(&good[..31]), too_short(31)));
+    v.push(("empty frame", decompress(&[]), too_short(0)));
     v.push((
         "magic CDMA",
-        decompress(&bad),
+        decompress(&patch(&good, 0, b"C")),
         FormatError::BadMagic {
             found: *b"CDMA",
             expected: *b"cDMA",
         },
     ));
-    let mut bad = good.clone();
-    bad[4] = 2;
     v.push((
-        "version 2",
-        decompress(&bad),
+        "version 1 (the old unchunked frame)",
+        decompress(&patch(&good, 4, &[1])),
         FormatError::UnsupportedVersion {
-            version: 2,
-            supported: 1,
+            version: 1,
+            supported: 2,
         },
     ));
-    let mut bad = good.clone();
-    bad[5] = 0;
     v.push((
         "codec 0",
-        decompress(&bad),
+        decompress(&patch(&good, 5, &[0])),
         FormatError::UnknownCodec { codec: 0 },
     ));
-    let mut bad = good.clone();
-    bad[6] = 24;
     v.push((
         "elem_bits 24",
-        decompress(&bad),
+        decompress(&patch(&good, 6, &[24])),
         FormatError::BadElemWidth { bits: 24 },
     ));
     v.push((
@@ -134,28 +148,60 @@ fn cases() -> Vec<Case> {
         ElemWidth::from_bits(64).map(|_| vec![]),
         FormatError::BadElemWidth { bits: 64 },
     ));
-    let mut bad = good.clone();
-    bad[7] = 0x40;
+    for bad in [0u8, 6, 25, 255] {
+        v.push((
+            "chunk_log2 out of range",
+            decompress(&patch(&good, 7, &[bad])),
+            FormatError::BadChunkLog2 {
+                chunk_log2: bad,
+                min: 7,
+                max: 24,
+            },
+        ));
+    }
     v.push((
-        "reserved 0x40",
-        decompress(&bad),
-        FormatError::ReservedNonZero { value: 0x40 },
+        "compress with chunk_log2 6",
+        compress_chunked(&[0; 4], ElemWidth::W32, 6),
+        FormatError::BadChunkLog2 {
+            chunk_log2: 6,
+            min: 7,
+            max: 24,
+        },
     ));
     v.push((
-        "uncompressed_len 6 with E=32",
-        decompress(&frame(1, 1, 32, 0, 6, 4, &[0; 4])),
+        "reserved byte 13 = 0x40",
+        decompress(&patch(&good, 13, &[0x40])),
+        FormatError::ReservedNonZero { value: 0x4000 },
+    ));
+    v.push((
+        "uncompressed_len 287 with E=32",
+        decompress(&patch(&good, 16, &[31, 1])),
         FormatError::UncompressedLenNotWholeElements {
-            len: 6,
+            len: 287,
             elem_bytes: 4,
         },
     ));
     v.push((
-        "uncompressed_len 2^63 with E=16",
-        decompress(&frame(1, 1, 16, 0, 1 << 63, 0, &[])),
-        FormatError::OutputTooLarge {
-            n_elems: 1 << 62,
-            elem_bytes: 2,
-            max: isize::MAX as u64,
+        "n_chunks 2 for 288 bytes in 128-byte chunks",
+        decompress(&patch(&good, 8, &[2])),
+        FormatError::ChunkCountMismatch {
+            n_chunks: 2,
+            expected: 3,
+            uncompressed_len: 288,
+            chunk_log2: 7,
+        },
+    ));
+    // E=8, uncompressed_len 2^64 - 1: 2^57 chunks, which no 32-bit n_chunks can match.
+    let mut huge = patch(&good, 6, &[8]);
+    huge[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+    v.push((
+        "uncompressed_len 2^64 - 1",
+        decompress(&huge),
+        FormatError::ChunkCountMismatch {
+            n_chunks: 3,
+            expected: 1 << 57,
+            uncompressed_len: u64::MAX,
+            chunk_log2: 7,
         },
     ));
     v.push((
@@ -168,142 +214,159 @@ fn cases() -> Vec<Case> {
         },
     ));
     v.push((
+        "frame cut inside the index",
+        decompress(&good[..40]),
+        FormatError::IndexTruncated {
+            len: 40,
+            n_chunks: 3,
+            needed: 44,
+        },
+    ));
+    v.push((
+        "header only, 3 chunks",
+        decompress(&good[..32]),
+        FormatError::IndexTruncated {
+            len: 32,
+            n_chunks: 3,
+            needed: 44,
+        },
+    ));
+    v.push((
+        "raw chunk 1 of 127 bytes",
+        decompress(&entry(&good, 1, 0x8000_007F)),
+        FormatError::RawChunkSizeMismatch {
+            chunk: 1,
+            stored_len: 127,
+            chunk_len: 128,
+        },
+    ));
+    v.push((
+        "raw last chunk of 28 bytes (it is 32)",
+        decompress(&entry(&good, 2, 0x8000_001C)),
+        FormatError::RawChunkSizeMismatch {
+            chunk: 2,
+            stored_len: 28,
+            chunk_len: 32,
+        },
+    ));
+    v.push((
+        "ZVC chunk 1 of 128 bytes",
+        decompress(&entry(&good, 1, 128)),
+        FormatError::ZvcChunkNotSmaller {
+            chunk: 1,
+            stored_len: 128,
+            chunk_len: 128,
+        },
+    ));
+    v.push((
+        "ZVC chunk 0 of 87 bytes",
+        decompress(&entry(&good, 0, 87)),
+        FormatError::ZvcChunkNotWholeElements {
+            chunk: 0,
+            stored_len: 87,
+            elem_bytes: 4,
+        },
+    ));
+    v.push((
+        "entries 0 and 2 both bad: the first is reported",
+        decompress(&entry(&entry(&good, 2, 0x8000_0001), 0, 200)),
+        FormatError::ZvcChunkNotSmaller {
+            chunk: 0,
+            stored_len: 200,
+            chunk_len: 128,
+        },
+    ));
+    v.push((
+        "payload_len 245, index sums to 244",
+        decompress(&patch(&good, 24, &[245])),
+        FormatError::PayloadLenMismatch {
+            payload_len: 245,
+            index_sum: 244,
+        },
+    ));
+    v.push((
+        "chunk 2 entry 24, index sums to 240",
+        decompress(&entry(&good, 2, 24)),
+        FormatError::PayloadLenMismatch {
+            payload_len: 244,
+            index_sum: 240,
+        },
+    ));
+    v.push((
         "frame missing its last byte",
         decompress(&good[..good.len() - 1]),
         FormatError::Truncated {
-            payload_len: payload_len as u64,
-            available: payload_len - 1,
+            payload_len: 244,
+            available: 243,
         },
     ));
-    v.push((
-        "payload_len u64::MAX",
-        decompress(&frame(1, 1, 8, 0, 0, u64::MAX, &[])),
-        FormatError::Truncated {
-            payload_len: u64::MAX,
-            available: 0,
-        },
-    ));
-    let mut bad = good.clone();
-    bad.extend_from_slice(&[0, 0, 0]);
+    let mut long = good.clone();
+    long.extend_from_slice(&[0, 0, 0]);
     v.push((
         "3 bytes appended",
-        decompress(&bad),
+        decompress(&long),
         FormatError::TrailingBytes {
-            payload_len: payload_len as u64,
+            payload_len: 244,
             extra: 3,
         },
     ));
-    // Header says 40 elements, payload is one all-ones mask and 2 of its 32 elements.
-    let mut p = vec![0xFF; 4];
-    p.extend_from_slice(&[7; 8]);
+    // Chunk 0's first stored element (its element 1; element 0 is zero) set to zero.
     v.push((
-        "payload ends inside block 0's elements",
-        decompress(&frame(1, 1, 32, 0, 160, 12, &p)),
-        FormatError::PayloadEndsInsideBlock {
-            block: 0,
-            offset: 0,
-            needed: 132,
-            available: 12,
-        },
-    ));
-    // 40 elements, first block all zero (4 bytes), then only 2 bytes of block 1's mask.
-    v.push((
-        "payload ends inside block 1's mask",
-        decompress(&frame(1, 1, 32, 0, 160, 6, &[0, 0, 0, 0, 0, 0])),
-        FormatError::PayloadEndsInsideBlock {
-            block: 1,
-            offset: 4,
-            needed: 4,
-            available: 2,
-        },
-    ));
-    // 40 elements: full block all zero, partial block (8 elements) with mask bit 8 set.
-    v.push((
-        "mask bit 8 in an 8-element final block",
-        decompress(&frame(
-            1,
-            1,
-            32,
+        "zero element stored in chunk 0",
+        decompress(&patch(&good, P + 4, &[0; 4])),
+        bad_chunk(
             0,
-            160,
-            12,
-            &[0, 0, 0, 0, 0, 1, 0, 0, 1, 2, 3, 4],
-        )),
-        FormatError::MaskBitsPastEnd {
-            block: 1,
-            mask: 0x100,
-            valid: 8,
-        },
-    ));
-    // 40 E=32 elements: block 0 stores elements 0 and 5, element 5's value is zero.
-    let mut p = vec![0b10_0001, 0, 0, 0, 1, 2, 3, 4, 0, 0, 0, 0];
-    p.extend_from_slice(&[0, 0, 0, 0]); // block 1: all zero
-    v.push((
-        "zero element stored in a full block",
-        decompress(&frame(1, 1, 32, 0, 160, 16, &p)),
-        FormatError::ZeroElementInPayload {
-            block: 0,
-            element: 5,
-            offset: 8,
-        },
-    ));
-    // 128 E=32 elements, all non-zero (4 full blocks, long enough for the decoder's fast
-    // path), with block 1's element 3 overwritten by zero in the payload.
-    let dense: Vec<u8> = (1..=128u32).flat_map(|i| i.to_le_bytes()).collect();
-    let mut f = compress(&dense, ElemWidth::W32).unwrap();
-    let at = spec::HEADER_LEN + 132 + 4 + 3 * 4;
-    f[at..at + 4].fill(0);
-    v.push((
-        "zero element stored in a full block, fast path",
-        decompress(&f),
-        FormatError::ZeroElementInPayload {
-            block: 1,
-            element: 3,
-            offset: 132 + 4 + 12,
-        },
-    ));
-    // The same for E=8 and E=16 (portable kernel).
-    for w in [ElemWidth::W8, ElemWidth::W16] {
-        let dense: Vec<u8> = (0..128 * w.bytes()).map(|i| (i % 251 + 1) as u8).collect();
-        let mut f = compress(&dense, w).unwrap();
-        let at = spec::HEADER_LEN + 4 + 32 * w.bytes() + 4 + 5 * w.bytes();
-        f[at..at + w.bytes()].fill(0);
-        v.push((
-            "zero element stored, fast path, narrow elements",
-            decompress(&f),
+            0,
+            88,
             FormatError::ZeroElementInPayload {
-                block: 1,
-                element: 5,
-                offset: 4 + 32 * w.bytes() + 4 + 5 * w.bytes(),
+                block: 0,
+                element: 1,
+                offset: 4,
             },
-        ));
-    }
-    // 3 E=16 elements (a partial block): element 2 stored as zero.
-    v.push((
-        "zero element stored in a partial block",
-        decompress(&frame(1, 1, 16, 0, 6, 8, &[0b110, 0, 0, 0, 9, 9, 0, 0])),
-        FormatError::ZeroElementInPayload {
-            block: 0,
-            element: 2,
-            offset: 6,
-        },
+        ),
     ));
-    // 2 elements of E=8, both zero: payload should be 4 bytes, here 5.
+    // Chunk 2 (8 elements, mask 0xDB): bit 0 moved to bit 8, popcount unchanged.
     v.push((
-        "one element left after the last block",
-        decompress(&frame(1, 1, 8, 0, 2, 5, &[0, 0, 0, 0, 9])),
-        FormatError::ExcessPayload {
-            extra: 1,
-            payload_len: 5,
-        },
+        "mask bit 8 in chunk 2's 8-element block",
+        decompress(&patch(&good, C2, &[0xDA, 0x01])),
+        bad_chunk(
+            2,
+            216,
+            28,
+            FormatError::MaskBitsPastEnd {
+                block: 0,
+                mask: 0x1DA,
+                valid: 8,
+            },
+        ),
     ));
     v.push((
-        "0 elements with a mask",
-        decompress(&frame(1, 1, 16, 0, 0, 4, &[0, 0, 0, 0])),
-        FormatError::ExcessPayload {
-            extra: 4,
-            payload_len: 4,
-        },
+        "chunk 2's mask asks for 7 elements, 6 stored",
+        decompress(&patch(&good, C2, &[0xDF])),
+        bad_chunk(
+            2,
+            216,
+            28,
+            FormatError::PayloadEndsInsideBlock {
+                block: 0,
+                offset: 0,
+                needed: 32,
+                available: 28,
+            },
+        ),
+    ));
+    v.push((
+        "chunk 2's mask asks for 5 elements, 6 stored",
+        decompress(&patch(&good, C2, &[0x5B])),
+        bad_chunk(
+            2,
+            216,
+            28,
+            FormatError::ExcessPayload {
+                extra: 4,
+                payload_len: 28,
+            },
+        ),
     ));
     v.push((
         "compress 7 bytes as E=32",
@@ -311,6 +374,24 @@ fn cases() -> Vec<Case> {
         FormatError::InputNotWholeElements {
             len: 7,
             elem_bytes: 4,
+        },
+    ));
+    v.push((
+        "2^56 + 1 bytes in 2^24-byte chunks",
+        spec::chunk_count((1 << 56) + 1, 24).map(|_| vec![]),
+        FormatError::TooManyChunks {
+            len: (1 << 56) + 1,
+            chunk_log2: 24,
+            n_chunks: (1 << 32) + 1,
+            max: u32::MAX as u64,
+        },
+    ));
+    v.push((
+        "chunk 3 of 3",
+        FrameView::parse(&good).unwrap().chunk(3),
+        FormatError::ChunkOutOfRange {
+            chunk: 3,
+            n_chunks: 3,
         },
     ));
     v
@@ -328,6 +409,9 @@ fn every_variant_is_covered_and_has_a_message() {
     let mut seen = BTreeSet::new();
     for (_, _, want) in cases() {
         seen.insert(variant(&want));
+        if let FormatError::BadChunk { source, .. } = &want {
+            seen.insert(variant(source));
+        }
         // Messages carry the numbers: at least one digit, and no Debug formatting.
         let msg = want.to_string();
         assert!(msg.chars().any(|c| c.is_ascii_digit()), "{msg}");
@@ -337,9 +421,100 @@ fn every_variant_is_covered_and_has_a_message() {
 }
 
 #[test]
-fn sample_frame_is_valid() {
-    let (good, data) = sample_frame();
+fn sample_frame_is_as_described() {
+    let (good, data) = sample();
+    assert_eq!(good.len(), 288);
+    let v = FrameView::parse(&good).unwrap();
+    let words: Vec<u32> = v.index().iter().map(|e| e.to_word()).collect();
+    assert_eq!(words, [88, 0x8000_0080, 28]);
+    assert_eq!(good[C2], 0xDB);
     assert_eq!(decompress(&good).unwrap(), data);
+}
+
+#[test]
+fn first_fault_wins_across_rules() {
+    let (good, _) = sample();
+    // Bad magic and bad version: magic (rule 2) first.
+    let f = patch(&patch(&good, 4, &[9]), 0, b"x");
+    assert!(matches!(decompress(&f), Err(FormatError::BadMagic { .. })));
+    // Bad index entry and trailing bytes: the index (rule 11) first.
+    let mut f = entry(&good, 1, 0x8000_0001);
+    f.push(0);
+    assert!(matches!(
+        decompress(&f),
+        Err(FormatError::RawChunkSizeMismatch { .. })
+    ));
+    // Bad chunks 0 and 2: chunk 0 first.
+    let f = patch(&patch(&good, C2, &[0x5B]), P + 4, &[0; 4]);
+    assert!(matches!(
+        decompress(&f),
+        Err(FormatError::BadChunk { chunk: 0, .. })
+    ));
+    // A bad chunk does not stop random access to the others.
+    let v = FrameView::parse(&f).unwrap();
+    assert!(v.chunk(1).is_ok());
+}
+
+/// For each pair of adjacent rules of docs/FORMAT.md, a frame with both faults reports the
+/// earlier rule.
+#[test]
+fn adjacent_rules_in_documented_order() {
+    let (good, _) = sample();
+    let cut = |f: Vec<u8>, n: usize| f[..n].to_vec();
+    let tail = |mut f: Vec<u8>| {
+        f.push(0);
+        f
+    };
+    // (rule, frame with the fault of `rule` and of the next rule)
+    let pairs: Vec<(u32, Vec<u8>)> = vec![
+        (1, patch(&good[..20], 0, b"x")),
+        (2, patch(&patch(&good, 0, b"x"), 4, &[1])),
+        (3, patch(&patch(&good, 4, &[1]), 5, &[0])),
+        (4, patch(&patch(&good, 5, &[0]), 6, &[24])),
+        (5, patch(&patch(&good, 6, &[24]), 7, &[6])),
+        (6, patch(&patch(&good, 7, &[6]), 13, &[1])),
+        (7, patch(&patch(&good, 13, &[1]), 16, &[31, 1])),
+        (8, patch(&patch(&good, 16, &[31, 1]), 8, &[2])),
+        (9, cut(patch(&good, 8, &[2]), 40)),
+        (10, cut(entry(&good, 1, 0x8000_007F), 40)),
+        (11, entry(&good, 1, 0x8000_007F)),
+        (12, entry(&good, 0, 200)),
+        (13, patch(&entry(&good, 0, 87), 24, &[245])),
+        (14, cut(patch(&good, 24, &[245]), 287)),
+        (15, cut(good.clone(), 287)),
+        (16, tail(patch(&good, C2, &[0x5B]))),
+    ];
+    let rule_of = |e: &FormatError| match e {
+        FormatError::HeaderTooShort { .. } => 1,
+        FormatError::BadMagic { .. } => 2,
+        FormatError::UnsupportedVersion { .. } => 3,
+        FormatError::UnknownCodec { .. } => 4,
+        FormatError::BadElemWidth { .. } => 5,
+        FormatError::BadChunkLog2 { .. } => 6,
+        FormatError::ReservedNonZero { .. } => 7,
+        FormatError::UncompressedLenNotWholeElements { .. } => 8,
+        FormatError::ChunkCountMismatch { .. } => 9,
+        FormatError::IndexTruncated { .. } => 10,
+        FormatError::RawChunkSizeMismatch { .. } => 11,
+        FormatError::ZvcChunkNotSmaller { .. } => 12,
+        FormatError::ZvcChunkNotWholeElements { .. } => 13,
+        FormatError::PayloadLenMismatch { .. } => 14,
+        FormatError::Truncated { .. } => 15,
+        FormatError::TrailingBytes { .. } => 16,
+        FormatError::BadChunk { .. } => 17,
+        _ => 0,
+    };
+    for (rule, f) in pairs {
+        let e = decompress(&f).unwrap_err();
+        assert_eq!(rule_of(&e), rule, "rule {rule} should come first: {e}");
+    }
+    // Rules 11–13 are per entry (11 → 13 for an entry, then the next entry), so rule 12 of
+    // entry 0 comes before rule 11 of entry 1, and 13 before 11 of later entries.
+    let e = decompress(&entry(&entry(&good, 1, 0x8000_007F), 0, 87)).unwrap_err();
+    assert_eq!(rule_of(&e), 13, "{e}");
+    // Rule 17 is the last.
+    let e = decompress(&patch(&good, C2, &[0x5B])).unwrap_err();
+    assert_eq!(rule_of(&e), 17, "{e}");
 }
 
 #[test]
@@ -350,7 +525,21 @@ fn messages_are_specific() {
     };
     assert_eq!(
         e.to_string(),
-        "frame truncated: header says 100 payload bytes, only 42 follow the header"
+        "frame truncated: header says 100 payload bytes, only 42 follow the index"
+    );
+    let e = bad_chunk(
+        2,
+        216,
+        28,
+        FormatError::ExcessPayload {
+            extra: 4,
+            payload_len: 28,
+        },
+    );
+    assert_eq!(
+        e.to_string(),
+        "chunk 2 (payload bytes 216..244): 4 payload bytes left over after the last block \
+         (payload is 28 bytes)"
     );
     let e = FormatError::InputNotWholeElements {
         len: 7,

@@ -1,16 +1,24 @@
-//! Property tests: round trips for every width, and robustness of the decoder against
-//! garbage and mutated frames (always `Err` or the correct data, never a panic).
+//! Property tests: round trips for every width and chunk size, and robustness of the
+//! decoder against garbage and mutated frames (always `Err` or the correct data, never a
+//! panic).
 
-use cdma_model::{compress, decompress, spec, zvc, ElemWidth, FormatError};
+use cdma_model::spec::{self, Header, IndexEntry};
+use cdma_model::{compress_chunked, decompress, zvc, ElemWidth, FormatError, FrameView};
 use proptest::prelude::*;
 
 fn width() -> impl Strategy<Value = ElemWidth> {
     prop::sample::select(ElemWidth::ALL.to_vec())
 }
 
+/// Chunk sizes from the smallest (128 bytes, so the tensors below span many chunks) to
+/// larger than any tensor here.
+fn chunk_log2() -> impl Strategy<Value = u8> {
+    prop_oneof![7u8..=9, Just(12u8), Just(24u8)]
+}
+
 /// Element-structured data: each element is zero with probability ~`zero_pct`, otherwise
-/// arbitrary (possibly with only one non-zero byte). Lengths 0..300 elements, so most are not
-/// multiples of 32.
+/// arbitrary (possibly with only one non-zero byte). Lengths 0..600 elements, so most are not
+/// multiples of 32 and many cross chunk boundaries.
 fn tensor() -> impl Strategy<Value = (ElemWidth, Vec<u8>)> {
     (width(), 0u32..=100).prop_flat_map(|(w, zero_pct)| {
         let elem = (0u32..100, any::<u32>(), 0usize..5).prop_map(move |(r, v, one)| {
@@ -25,16 +33,74 @@ fn tensor() -> impl Strategy<Value = (ElemWidth, Vec<u8>)> {
         });
         (
             Just(w),
-            prop::collection::vec(elem, 0..300).prop_map(|v| v.concat()),
+            prop::collection::vec(elem, 0..600).prop_map(|v| v.concat()),
         )
     })
 }
 
-/// The decoder accepted `frame` and produced `data`: since the format is canonical (one
-/// encoding per input), re-compressing must give back exactly the same frame.
+/// The frame a compressor following docs/FORMAT.md writes for `data`, except that chunks
+/// `like` stores raw are stored raw here too: the format lets an encoder store any chunk raw,
+/// so a decoder accepts those, and every other byte of an accepted frame is determined.
+fn encode_like(data: &[u8], like: &FrameView) -> Vec<u8> {
+    let h = *like.header();
+    let mut index = Vec::new();
+    let mut payload = Vec::new();
+    for (i, chunk) in data.chunks(1 << h.chunk_log2).enumerate() {
+        let e = if like.index()[i].raw {
+            payload.extend_from_slice(chunk);
+            IndexEntry {
+                stored_len: chunk.len() as u32,
+                raw: true,
+            }
+        } else {
+            cdma_model::encode_chunk(chunk, h.elem, &mut payload)
+        };
+        index.extend_from_slice(&e.to_word().to_le_bytes());
+    }
+    let h = Header {
+        payload_len: payload.len() as u64,
+        ..h
+    };
+    [&h.to_bytes()[..], &index, &payload].concat()
+}
+
+/// The decoder accepted `frame` and produced `data`: re-encoding `data` with the frame's
+/// parameters (and its raw choices) must give back exactly the same frame.
 fn assert_canonical(frame: &[u8], data: &[u8]) -> Result<(), TestCaseError> {
-    let elem = ElemWidth::from_bits(u32::from(frame[6])).unwrap();
-    prop_assert_eq!(compress(data, elem).unwrap(), frame.to_vec());
+    let v = FrameView::parse(frame).unwrap();
+    prop_assert_eq!(encode_like(data, &v), frame.to_vec());
+    // A frame whose chunks are all stored as the compressor decides is its output.
+    let default = compress_chunked(data, v.header().elem, v.header().chunk_log2).unwrap();
+    let raw_by_choice = v
+        .index()
+        .iter()
+        .zip(FrameView::parse(&default).unwrap().index())
+        .any(|(a, b)| a.raw && !b.raw);
+    if !raw_by_choice {
+        prop_assert_eq!(default, frame.to_vec());
+    }
+    Ok(())
+}
+
+/// Checks the structure of a frame `compress_chunked` wrote: each chunk is ZVC iff that is
+/// strictly smaller, the index and lengths add up, and the overhead bound holds.
+fn check_structure(f: &[u8], data: &[u8], w: ElemWidth, c: u8) -> Result<(), TestCaseError> {
+    let v = FrameView::parse(f).unwrap();
+    let n = data.len().div_ceil(1 << c);
+    prop_assert_eq!(v.n_chunks(), n);
+    prop_assert!(f.len() <= data.len() + spec::HEADER_LEN + 4 * n);
+    for (i, chunk) in data.chunks(1 << c).enumerate() {
+        let z = zvc::encode(chunk, w).unwrap();
+        let stored = &v.payload()[v.stored_range(i).unwrap()];
+        if z.len() < chunk.len() {
+            prop_assert!(!v.index()[i].raw);
+            prop_assert_eq!(stored, &z[..]);
+        } else {
+            prop_assert!(v.index()[i].raw);
+            prop_assert_eq!(stored, chunk);
+        }
+        prop_assert_eq!(v.chunk(i).unwrap(), chunk.to_vec());
+    }
     Ok(())
 }
 
@@ -100,20 +166,21 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
 
     #[test]
-    fn round_trip_arbitrary_bytes(w in width(), mut data in prop::collection::vec(any::<u8>(), 0..1500)) {
+    fn round_trip_arbitrary_bytes(w in width(), c in chunk_log2(),
+                                  mut data in prop::collection::vec(any::<u8>(), 0..1500)) {
         data.truncate(data.len() / w.bytes() * w.bytes());
-        let f = compress(&data, w).unwrap();
-        prop_assert_eq!(f.len(), spec::HEADER_LEN + zvc::encoded_len(&data, w).unwrap());
+        let f = compress_chunked(&data, w, c).unwrap();
+        check_structure(&f, &data, w, c)?;
         prop_assert_eq!(decompress(&f).unwrap(), data);
     }
 
     #[test]
-    fn round_trip_sparse_tensors((w, data) in tensor()) {
-        let f = compress(&data, w).unwrap();
+    fn round_trip_sparse_tensors((w, data) in tensor(), c in chunk_log2()) {
+        let f = compress_chunked(&data, w, c).unwrap();
+        check_structure(&f, &data, w, c)?;
+        prop_assert_eq!(decompress(&f).unwrap(), data.clone());
         let payload = zvc::encode(&data, w).unwrap();
-        prop_assert_eq!(&f[spec::HEADER_LEN..], &payload[..]);
-        prop_assert_eq!(zvc::decode(&payload, w, data.len() / w.bytes()).unwrap(), data.clone());
-        prop_assert_eq!(decompress(&f).unwrap(), data);
+        prop_assert_eq!(zvc::decode(&payload, w, data.len() / w.bytes()).unwrap(), data);
     }
 
     #[test]
@@ -123,42 +190,69 @@ proptest! {
         }
     }
 
-    /// Random payload behind a plausible header, so the payload checks are reached.
+    /// Random bytes in place of one chunk's stored bytes, behind a consistent header and
+    /// index, so the chunk payload rules are reached; and the bare ZVC decoder against the
+    /// naive one on the same bytes.
     #[test]
-    fn garbage_payload_behind_valid_header(
-        w in width(),
-        n in 0u64..120,
-        payload in prop::collection::vec(prop_oneof![Just(0u8), any::<u8>()], 0..600),
+    fn garbage_chunk_behind_valid_index(
+        (w, data) in tensor(),
+        c in 7u8..=9,
+        pick in any::<prop::sample::Index>(),
+        raw in any::<bool>(),
+        garbage in prop::collection::vec(prop_oneof![Just(0u8), any::<u8>()], 0..600),
     ) {
-        let h = spec::Header { elem: w, uncompressed_len: n * w.bytes() as u64, payload_len: payload.len() as u64 };
-        let mut frame = h.to_bytes().to_vec();
-        frame.extend_from_slice(&payload);
-        if let Ok(d) = decompress(&frame) {
-            prop_assert_eq!(d.len() as u64, h.uncompressed_len);
-            assert_canonical(&frame, &d)?;
+        prop_assume!(!data.is_empty());
+        let good = compress_chunked(&data, w, c).unwrap();
+        let v = FrameView::parse(&good).unwrap();
+        let i = pick.index(v.n_chunks());
+        let chunk_len = v.chunk_range(i).unwrap().end - v.chunk_range(i).unwrap().start;
+        // A stored size the index rules accept: raw = the chunk, ZVC = fewer whole elements.
+        let mut g = garbage;
+        let stored_len = if raw {
+            g.resize(chunk_len as usize, 0);
+            chunk_len as usize
+        } else {
+            let max = (chunk_len as usize / w.bytes() - 1) * w.bytes();
+            let n = (g.len() / w.bytes() * w.bytes()).min(max);
+            g.truncate(n);
+            n
+        };
+        let e = IndexEntry { stored_len: stored_len as u32, raw };
+        let mut f = good[..v.meta_len()].to_vec();
+        f[32 + 4 * i..36 + 4 * i].copy_from_slice(&e.to_word().to_le_bytes());
+        let r = v.stored_range(i).unwrap();
+        let payload = [&v.payload()[..r.start], &g, &v.payload()[r.end..]].concat();
+        let plen = payload.len() as u64;
+        f[24..32].copy_from_slice(&plen.to_le_bytes());
+        f.extend_from_slice(&payload);
+        let n = chunk_len as usize / w.bytes();
+        match decompress(&f) {
+            Ok(d) => {
+                prop_assert_eq!(d.len(), data.len());
+                assert_canonical(&f, &d)?;
+            }
+            Err(FormatError::BadChunk { chunk, source, .. }) => {
+                prop_assert_eq!(chunk as usize, i);
+                prop_assert_eq!(Err(*source), reference_decode(&g, w, n));
+            }
+            Err(e) => prop_assert!(false, "unexpected {e}"),
         }
-        let got = zvc::decode(&payload, w, n as usize);
-        prop_assert_eq!(&got, &reference_decode(&payload, w, n as usize));
+        let got = zvc::decode(&g, w, n);
+        prop_assert_eq!(&got, &reference_decode(&g, w, n));
         if let Ok(d) = got {
-            prop_assert_eq!(zvc::encode(&d, w).unwrap(), payload);
+            prop_assert_eq!(zvc::encode(&d, w).unwrap(), g);
         }
     }
 
     #[test]
-    fn mutated_frames((w, data) in tensor(), cut in any::<prop::sample::Index>(),
+    fn mutated_frames((w, data) in tensor(), c in chunk_log2(), cut in any::<prop::sample::Index>(),
                       flips in prop::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..4),
                       extra in prop::collection::vec(any::<u8>(), 1..40)) {
-        let good = compress(&data, w).unwrap();
-        // Payload truncated anywhere: exact same error as the reference decoder.
-        let p = &good[spec::HEADER_LEN..];
-        let pc = &p[..cut.index(p.len() + 1)];
-        prop_assert_eq!(zvc::decode(pc, w, data.len() / w.bytes()), reference_decode(pc, w, data.len() / w.bytes()));
+        let good = compress_chunked(&data, w, c).unwrap();
         // Frame truncated anywhere.
         let t = &good[..cut.index(good.len())];
-        if let Ok(d) = decompress(t) {
-            assert_canonical(t, &d)?;
-        }
-        // Bytes flipped (header or payload).
+        prop_assert!(decompress(t).is_err());
+        // Bytes flipped (header, index or payload).
         let mut f = good.clone();
         for (i, x) in &flips {
             let i = i.index(f.len());
@@ -171,10 +265,8 @@ proptest! {
         let mut e = good.clone();
         e.extend_from_slice(&extra);
         prop_assert!(decompress(&e).is_err());
-        let plen = (e.len() - spec::HEADER_LEN) as u64;
-        e[16..24].copy_from_slice(&plen.to_le_bytes());
-        if let Ok(d) = decompress(&e) {
-            assert_canonical(&e, &d)?;
-        }
+        let plen = (e.len() - FrameView::parse(&good).unwrap().meta_len()) as u64;
+        e[24..32].copy_from_slice(&plen.to_le_bytes());
+        prop_assert!(decompress(&e).is_err());
     }
 }

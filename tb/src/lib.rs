@@ -8,10 +8,18 @@
 //! - [`regress`]: corpus and edge cases, per-group summary table.
 //! - [`axi`]: AXI4 slave memory model with protocol checker, for the DMA engine's `m_axi_*`;
 //!   [`axil`]: AXI4-Lite master for its CSRs (`s_axil_*`); [`watchdog`]: cycle limits.
+//! - DMA engine end to end: [`dma_scenario`] (memory image + descriptor chain + the golden
+//!   model's expectation), [`dma_faults`] (one scenario per fault, throughput, abort),
+//!   [`dma_check`] (comparison), [`dma`] (the bench and runner), [`dma_cases`] (case lists).
 
 pub mod adapters;
 pub mod axi;
 pub mod axil;
+pub mod dma;
+pub mod dma_cases;
+pub mod dma_check;
+pub mod dma_faults;
+pub mod dma_scenario;
 pub mod dut;
 pub mod regress;
 pub mod traffic;

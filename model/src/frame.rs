@@ -1,0 +1,311 @@
+//! The chunked frame (docs/FORMAT.md, version 2): `header ‖ index ‖ payload`.
+//!
+//! The input is cut into chunks of `2^chunk_log2` bytes (the last may be shorter); each chunk
+//! is ZVC-encoded on its own ([`crate::zvc`]) and stored compressed iff that is strictly
+//! smaller than the chunk, raw otherwise, so a frame is never more than `32 + 4·n_chunks`
+//! bytes larger than its input. Chunks are independent: [`FrameView::chunk`] decodes any one
+//! of them from the index alone, and the DMA engine streams them with a bounded buffer.
+
+use std::ops::Range;
+
+use crate::spec::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
+use crate::{zvc, ElemWidth, FormatError};
+
+/// Compresses `data` (a tensor of `elem`-wide elements) into a frame with the default chunk
+/// size (`2^12` = 4 KiB). See [`compress_chunked`].
+pub fn compress(data: &[u8], elem: ElemWidth) -> Result<Vec<u8>, FormatError> {
+    compress_chunked(data, elem, spec::CHUNK_LOG2_DEFAULT)
+}
+
+/// Compresses `data` into a frame with chunks of `2^chunk_log2` bytes.
+///
+/// Fails with [`FormatError::InputNotWholeElements`] if `data.len()` is not a multiple of
+/// `elem.bytes()`, [`FormatError::BadChunkLog2`] if `chunk_log2` is outside 7..=24, and
+/// [`FormatError::TooManyChunks`] if the input needs more than `u32::MAX` chunks.
+pub fn compress_chunked(
+    data: &[u8],
+    elem: ElemWidth,
+    chunk_log2: u8,
+) -> Result<Vec<u8>, FormatError> {
+    let mut out = Vec::new();
+    compress_chunked_into(data, elem, chunk_log2, &mut out)?;
+    Ok(out)
+}
+
+/// Like [`compress`], but appends the frame to `out` so a caller can reuse one buffer across
+/// many tensors (no allocation once it is large enough). On error `out` is unchanged.
+pub fn compress_into(data: &[u8], elem: ElemWidth, out: &mut Vec<u8>) -> Result<(), FormatError> {
+    compress_chunked_into(data, elem, spec::CHUNK_LOG2_DEFAULT, out)
+}
+
+/// Like [`compress_chunked`], appending to `out`. On error `out` is unchanged.
+pub fn compress_chunked_into(
+    data: &[u8],
+    elem: ElemWidth,
+    chunk_log2: u8,
+    out: &mut Vec<u8>,
+) -> Result<(), FormatError> {
+    // Validate everything before touching `out`, so an error leaves it as it was.
+    zvc::check_whole_elements(data.len(), elem)?;
+    spec::check_chunk_log2(chunk_log2)?;
+    let n_chunks = spec::chunk_count(data.len() as u64, chunk_log2)?;
+    let n = u64::from(n_chunks);
+    let start = out.len();
+    let meta = spec::meta_len(n) as usize;
+    // The frame is at most meta + data (raw fallback), so one reservation suffices but for
+    // the ZVC encoder's own worst-case reservation of the last chunk.
+    out.reserve(meta + data.len());
+    out.resize(start + meta, 0);
+    let index_at = start + HEADER_LEN;
+    for (i, chunk) in data.chunks(1 << chunk_log2).enumerate() {
+        let e = encode_chunk(chunk, elem, out);
+        let at = index_at + i * INDEX_ENTRY_LEN;
+        out[at..at + INDEX_ENTRY_LEN].copy_from_slice(&e.to_word().to_le_bytes());
+    }
+    let header = Header {
+        elem,
+        chunk_log2,
+        n_chunks,
+        uncompressed_len: data.len() as u64,
+        payload_len: (out.len() - start - meta) as u64,
+    };
+    header.write(&mut out[start..start + HEADER_LEN]);
+    Ok(())
+}
+
+/// Appends the stored bytes of one chunk to `out` and returns its index entry: the ZVC
+/// payload if it is strictly smaller than the chunk, else the chunk itself (raw). The
+/// chunk must be a whole number of elements and at most `2^24` bytes (callers check).
+pub fn encode_chunk(chunk: &[u8], elem: ElemWidth, out: &mut Vec<u8>) -> IndexEntry {
+    debug_assert!(chunk.len() <= 1 << spec::CHUNK_LOG2_MAX);
+    let at = out.len();
+    // Encoding and then falling back costs one wasted encode on incompressible chunks, but
+    // keeps a single pass over compressible ones (the common case for activations).
+    zvc::encode_into(chunk, elem, out).expect("caller checked whole elements");
+    let stored = out.len() - at;
+    if stored < chunk.len() {
+        IndexEntry {
+            stored_len: stored as u32,
+            raw: false,
+        }
+    } else {
+        out.truncate(at);
+        out.extend_from_slice(chunk);
+        IndexEntry {
+            stored_len: chunk.len() as u32,
+            raw: true,
+        }
+    }
+}
+
+/// Appends the `chunk_len` uncompressed bytes of a chunk to `out`, from its `stored` bytes
+/// and index entry (already checked against the rules of the index). Errors are the ZVC
+/// payload rules ([`crate::zvc::decode`]), relative to `stored`; on error `out` keeps its
+/// length.
+pub fn decode_chunk(
+    stored: &[u8],
+    entry: IndexEntry,
+    chunk_len: usize,
+    elem: ElemWidth,
+    out: &mut Vec<u8>,
+) -> Result<(), FormatError> {
+    if entry.raw {
+        debug_assert_eq!(stored.len(), chunk_len);
+        out.extend_from_slice(stored);
+        Ok(())
+    } else {
+        zvc::decode_into(stored, elem, chunk_len / elem.bytes(), out)
+    }
+}
+
+/// Decompresses one frame, validating every rule of docs/FORMAT.md; each malformation has
+/// its own [`FormatError`] variant. Never panics on any input.
+pub fn decompress(frame: &[u8]) -> Result<Vec<u8>, FormatError> {
+    let mut out = Vec::new();
+    decompress_into(frame, &mut out)?;
+    Ok(out)
+}
+
+/// Like [`decompress`], but appends the data to `out` (reusable buffer). On error `out`
+/// keeps its previous length.
+pub fn decompress_into(frame: &[u8], out: &mut Vec<u8>) -> Result<(), FormatError> {
+    FrameView::parse(frame)?.decompress_into(out)
+}
+
+/// A frame whose header, index and lengths have been checked (rules 1–16 of
+/// docs/FORMAT.md); the chunks' payloads are checked when they are decoded, one by one, so
+/// any chunk can be decoded without reading the others.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameView<'a> {
+    header: Header,
+    index: Vec<IndexEntry>,
+    /// `offsets[i]`: payload offset of chunk `i`'s stored bytes; `offsets[n]` = payload_len.
+    offsets: Vec<u64>,
+    payload: &'a [u8],
+}
+
+impl<'a> FrameView<'a> {
+    /// Checks the header, the index and the frame's length, in the order of docs/FORMAT.md.
+    pub fn parse(frame: &'a [u8]) -> Result<FrameView<'a>, FormatError> {
+        let header = Header::parse(frame)?;
+        // A machine limit, not a format rule: on 64-bit hosts rule 9 already bounds
+        // uncompressed_len by 2^32 chunks of 2^24 bytes.
+        if header.uncompressed_len > isize::MAX as u64 {
+            return Err(FormatError::OutputTooLarge {
+                n_elems: header.uncompressed_len / header.elem.bytes() as u64,
+                elem_bytes: header.elem.bytes(),
+                max: isize::MAX as u64,
+            });
+        }
+        let meta = header.meta_len();
+        if (frame.len() as u64) < meta {
+            return Err(FormatError::IndexTruncated {
+                len: frame.len(),
+                n_chunks: header.n_chunks,
+                needed: meta,
+            });
+        }
+        // meta <= frame.len(): the index fits in memory, so n_chunks entries can be held.
+        let meta = meta as usize;
+        let index_bytes = &frame[HEADER_LEN..meta];
+        let n = header.n_chunks as usize;
+        let mut index = Vec::with_capacity(n);
+        let mut offsets = Vec::with_capacity(n + 1);
+        let mut sum = 0u64;
+        for i in 0..n {
+            let e = IndexEntry::read(index_bytes, i);
+            e.check(i as u32, header.chunk_len(i as u64), header.elem)?;
+            offsets.push(sum);
+            sum += u64::from(e.stored_len);
+            index.push(e);
+        }
+        offsets.push(sum);
+        if sum != header.payload_len {
+            return Err(FormatError::PayloadLenMismatch {
+                payload_len: header.payload_len,
+                index_sum: sum,
+            });
+        }
+        let available = frame.len() - meta;
+        if header.payload_len > available as u64 {
+            return Err(FormatError::Truncated {
+                payload_len: header.payload_len,
+                available,
+            });
+        }
+        if header.payload_len < available as u64 {
+            return Err(FormatError::TrailingBytes {
+                payload_len: header.payload_len,
+                extra: available - header.payload_len as usize,
+            });
+        }
+        Ok(FrameView {
+            header,
+            index,
+            offsets,
+            payload: &frame[meta..],
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The index, one entry per chunk.
+    pub fn index(&self) -> &[IndexEntry] {
+        &self.index
+    }
+
+    /// The payload: every chunk's stored bytes, back to back.
+    pub fn payload(&self) -> &'a [u8] {
+        self.payload
+    }
+
+    /// Number of chunks.
+    pub fn n_chunks(&self) -> usize {
+        self.index.len()
+    }
+
+    /// Bytes of header + index (where the payload starts in the frame).
+    pub fn meta_len(&self) -> usize {
+        self.header.meta_len() as usize
+    }
+
+    fn check_chunk(&self, i: usize) -> Result<(), FormatError> {
+        if i < self.index.len() {
+            Ok(())
+        } else {
+            Err(FormatError::ChunkOutOfRange {
+                chunk: i,
+                n_chunks: self.header.n_chunks,
+            })
+        }
+    }
+
+    /// The uncompressed byte range chunk `i` decodes to.
+    pub fn chunk_range(&self, i: usize) -> Result<Range<u64>, FormatError> {
+        self.check_chunk(i)?;
+        let start = i as u64 * self.header.chunk_bytes();
+        Ok(start..start + self.header.chunk_len(i as u64))
+    }
+
+    /// The payload range holding chunk `i`'s stored bytes.
+    pub fn stored_range(&self, i: usize) -> Result<Range<usize>, FormatError> {
+        self.check_chunk(i)?;
+        Ok(self.offsets[i] as usize..self.offsets[i + 1] as usize)
+    }
+
+    /// Decodes chunk `i` alone (its payload rule, rule 17, is checked here; no other chunk's
+    /// payload is read).
+    pub fn chunk(&self, i: usize) -> Result<Vec<u8>, FormatError> {
+        let mut out = Vec::new();
+        self.chunk_into(i, &mut out)?;
+        Ok(out)
+    }
+
+    /// Like [`FrameView::chunk`], appending to `out`; on error `out` keeps its length.
+    pub fn chunk_into(&self, i: usize, out: &mut Vec<u8>) -> Result<(), FormatError> {
+        let r = self.stored_range(i)?;
+        let e = self.index[i];
+        let chunk_len = self.header.chunk_len(i as u64) as usize;
+        decode_chunk(
+            &self.payload[r.clone()],
+            e,
+            chunk_len,
+            self.header.elem,
+            out,
+        )
+        .map_err(|source| FormatError::BadChunk {
+            chunk: i as u32,
+            offset: r.start as u64,
+            stored_len: e.stored_len,
+            source: Box::new(source),
+        })
+    }
+
+    /// Decodes every chunk in order and appends the data to `out`; the first chunk that
+    /// fails is reported and `out` keeps its previous length.
+    pub fn decompress_into(&self, out: &mut Vec<u8>) -> Result<(), FormatError> {
+        let start = out.len();
+        // Reserve what the frame can really expand to: a ZVC chunk needs a 4-byte mask per
+        // 32 elements (at most 32 output bytes per stored byte), so a forged header that
+        // promises far more data than its payload can hold costs no large allocation.
+        let bound: u64 = (0..self.index.len())
+            .map(|i| {
+                let stored = u64::from(self.index[i].stored_len);
+                self.header
+                    .chunk_len(i as u64)
+                    .min(stored.saturating_mul(32))
+            })
+            .sum();
+        out.reserve(bound as usize);
+        for i in 0..self.index.len() {
+            if let Err(e) = self.chunk_into(i, out) {
+                out.truncate(start);
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+}
