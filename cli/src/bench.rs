@@ -417,7 +417,7 @@ pub fn run(a: Args) -> CliResult {
              one thread, each codec compresses and decompresses each whole corpus file into buffers \
              allocated once, best of >= {} runs continued until {} ms were spent; GB/s = uncompressed \
              bytes / best time / 10^9, totals = total bytes / sum of best times; ratio = uncompressed / \
-             compressed (ZVC with its 24-byte header, lz4 with its 4-byte size). Every output is checked \
+             compressed (ZVC as the chunked frame `cdma compress` writes, lz4 with its 4-byte size). Every output is checked \
              to round-trip first.\n",
             a.reps, a.min_ms
         ));
