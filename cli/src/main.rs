@@ -5,6 +5,7 @@ mod bench;
 mod codec;
 mod gen;
 mod regress;
+mod regress_dma;
 mod sim;
 
 use clap::{Parser, Subcommand};

@@ -741,6 +741,10 @@ pub struct DmaResult {
     pub raw_bytes: u64,
     /// Their payload bytes.
     pub payload_bytes: u64,
+    /// Read-bus utilisation of the last run that read data ([`RunReport::read_utilisation`]).
+    pub read_utilisation: Option<f64>,
+    /// Write-bus utilisation of the last run that wrote data.
+    pub write_utilisation: Option<f64>,
 }
 
 impl DmaResult {
@@ -756,6 +760,8 @@ impl DmaResult {
         self.bytes += r.stats.bytes_read + r.stats.bytes_written;
         self.raw_bytes += r.raw_bytes;
         self.payload_bytes += r.payload_bytes;
+        self.read_utilisation = r.read_utilisation.or(self.read_utilisation);
+        self.write_utilisation = r.write_utilisation.or(self.write_utilisation);
         if !r.mismatches.is_empty() && self.failure.is_none() {
             self.failure = Some(format!("{}:\n{}", r.name, r.describe(10)));
         }
