@@ -128,6 +128,7 @@ fn main() {
     println!("cargo:rerun-if-changed=../hdl/Cargo.toml");
     println!("cargo:rerun-if-env-changed=VERILATOR");
     println!("cargo:rerun-if-env-changed=VERILATOR_ROOT");
+    println!("cargo:rerun-if-env-changed=CDMA_SIM_TOPS");
     for var in ["CXX", "CXXFLAGS", "CXXSTDLIB"] {
         println!("cargo:rerun-if-env-changed={var}");
     }
@@ -400,6 +401,25 @@ fn write(path: &Path, text: &str) {
 /// The tops to build: every rust-hdl top, plus the bridge's width self-test.
 fn all_tops(manifest_dir: &Path) -> Vec<TopSpec> {
     let mut tops = hdl_tops();
+    // Opt-in, for iterating on one design: `CDMA_SIM_TOPS=cdma_dma_dw256,...` builds only the
+    // named rust-hdl tops (and the self-test top). Unset (the default) builds every top.
+    if let Ok(only) = std::env::var("CDMA_SIM_TOPS") {
+        let only: BTreeSet<&str> = only
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        for name in &only {
+            if !tops.iter().any(|t| t.module == *name) {
+                fail(format!("CDMA_SIM_TOPS names an unknown top `{name}`"));
+            }
+        }
+        tops.retain(|t| only.contains(t.module.as_str()));
+        println!(
+            "cargo:warning=cdma-sim: CDMA_SIM_TOPS set, building only {}",
+            only.iter().copied().collect::<Vec<_>>().join(", ")
+        );
+    }
 
     let path = manifest_dir.join("verilog/cdma_sim_widths.v");
     let verilog = fs::read_to_string(&path)

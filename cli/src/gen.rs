@@ -1,4 +1,4 @@
-//! `cdma gen`: emit the Verilog of every top and a JSON manifest of ports and parameters.
+//! `cdma gen`: emit the Verilog of every top (ZVC blocks and DMA engines) and a JSON manifest of ports and parameters.
 
 use crate::CliResult;
 use std::path::PathBuf;
@@ -28,7 +28,12 @@ pub fn run(a: Args) -> CliResult {
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let mut manifest = Vec::new();
     for e in elems {
-        for top in cdma_hdl::tops(e) {
+        // The ZVC blocks of this element width, then the DMA engine whose datapath runs at
+        // it (DW = 32·E).
+        let dma = cdma_hdl::dma_tops()
+            .into_iter()
+            .filter(|t| t.params.iter().any(|(k, v)| k == "E" && *v == u64::from(e)));
+        for top in cdma_hdl::tops(e).into_iter().chain(dma) {
             let file = format!("{}.v", top.module);
             let path = a.out.join(&file);
             std::fs::write(&path, &top.verilog)

@@ -230,9 +230,37 @@ fn generate(elem_bits: u32) -> Vec<Top> {
     }
 }
 
-/// All tops: [`tops`] for E = 8, 16, 32.
+/// The DMA engine tops: `cdma_dma_top` (DW = 1024, E = 32), `cdma_dma_dw256`,
+/// `cdma_dma_dw512` (generated once per process, like [`tops`]).
+pub fn dma_tops() -> Vec<Top> {
+    static CACHE: OnceLock<Vec<Top>> = OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            vec![
+                crate::dma::dma_top(1024, "cdma_dma_top"),
+                crate::dma::dma_top(256, "cdma_dma_dw256"),
+                crate::dma::dma_top(512, "cdma_dma_dw512"),
+            ]
+        })
+        .clone()
+}
+
+/// The element width of a ZVC top (`cdma_zvc_…_e{E}`), `None` for any other top.
+pub fn zvc_elem_bits(t: &Top) -> Option<u32> {
+    if !t.module.starts_with("cdma_zvc_") {
+        return None;
+    }
+    t.params
+        .iter()
+        .find(|(k, _)| k == "E")
+        .map(|&(_, v)| v as u32)
+}
+
+/// All tops: [`tops`] for E = 8, 16, 32, then the DMA engine tops ([`dma_tops`]).
 pub fn all_tops() -> Vec<Top> {
-    ELEM_BITS.iter().flat_map(|&e| tops(e)).collect()
+    let mut v: Vec<Top> = ELEM_BITS.iter().flat_map(|&e| tops(e)).collect();
+    v.extend(dma_tops());
+    v
 }
 
 #[cfg(test)]

@@ -20,4 +20,7 @@ pub use compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8, COMPRE
 pub use decompressor::{
     ZvcDecompressorE16, ZvcDecompressorE32, ZvcDecompressorE8, DECOMPRESSOR_PORTS,
 };
-pub use emit::{all_tops, packed_lanes, tops, Dir, Port, Top, BLOCK_ELEMS, COUNT_BITS, ELEM_BITS};
+pub use emit::{
+    all_tops, dma_tops, packed_lanes, tops, zvc_elem_bits, Dir, Port, Top, BLOCK_ELEMS, COUNT_BITS,
+    ELEM_BITS,
+};

@@ -13,8 +13,10 @@
 //!   is accepted as soon as the previous one's last AR is presented, while its data still
 //!   arrives. A 16-entry queue of 1-bit flags (one per outstanding burst, in AR order) tells
 //!   whether a burst is its request's last, which marks `rd_last` on its RLAST beat.
-//! * **R channel.** Pass-through (`rd_data = rdata`, `rd_valid = rvalid`, `rready = rd_ready`):
-//!   one beat per cycle sustained, no added latency. `rd_err` is `rresp[1]` (SLVERR/DECERR).
+//! * **R channel.** A two-entry input buffer: `rready` = not full (a register), the beat
+//!   stream (`rd_*`) leaves from its head register. One beat per cycle sustained, one cycle
+//!   of added latency, and no combinational path from the R channel to the beat stream or
+//!   from `rd_ready` to `rready`. `rd_err` is `rresp[1]` (SLVERR/DECERR).
 //!   AXI returns bursts of one ID (0) in order, so the data leaves in request order.
 //! * **Abort.** `abort` (a pulse or level): no further AR is issued and no request accepted
 //!   (the request in progress is dropped; an AR already presented stays valid until taken, as
@@ -155,6 +157,20 @@ macro_rules! axi_read_master {
             outstanding: DFF<Bits<5>>,
             flags: DFF<Bits<16>>,
             aborting: DFF<Bit>,
+            // --- R input buffer: two entries (head `r0_*`), count
+            rb_cnt: DFF<Bits<2>>,
+            r0_data: DFF<Bits<$dw>>,
+            r0_last: DFF<Bit>,
+            r0_err: DFF<Bit>,
+            r1_data: DFF<Bits<$dw>>,
+            r1_last: DFF<Bit>,
+            r1_err: DFF<Bit>,
+            rb_push: Signal<Local, Bit>,
+            rb_pop: Signal<Local, Bit>,
+            rb_head: Signal<Local, Bit>,
+            two2: Constant<Bits<2>>,
+            one2: Constant<Bits<2>>,
+            zero2: Constant<Bits<2>>,
             // --- locals
             boundary_m1: Signal<Local, Bits<32>>,
             rem_m1: Signal<Local, Bits<32>>,
@@ -234,6 +250,19 @@ macro_rules! axi_read_master {
                     outstanding: Default::default(),
                     flags: Default::default(),
                     aborting: Default::default(),
+                    rb_cnt: Default::default(),
+                    r0_data: Default::default(),
+                    r0_last: Default::default(),
+                    r0_err: Default::default(),
+                    r1_data: Default::default(),
+                    r1_last: Default::default(),
+                    r1_err: Default::default(),
+                    rb_push: Default::default(),
+                    rb_pop: Default::default(),
+                    rb_head: Default::default(),
+                    two2: Constant::new(2u64.into()),
+                    one2: Constant::new(1u64.into()),
+                    zero2: Constant::new(0u64.into()),
                     boundary_m1: Default::default(),
                     rem_m1: Default::default(),
                     big: Default::default(),
@@ -271,7 +300,8 @@ macro_rules! axi_read_master {
             fn update(&mut self) {
                 dff_setup!(
                     self, clock, req_active, cur_addr, rem, ar_valid, ar_addr, ar_len,
-                    outstanding, flags, aborting
+                    outstanding, flags, aborting, rb_cnt, r0_data, r0_last, r0_err, r1_data,
+                    r1_last, r1_err
                 );
                 // ---- the next burst of the request in progress: to the 4 KiB boundary
                 // (beats left in the page - 1 = the inverted beat index) or to its end
@@ -305,11 +335,41 @@ macro_rules! axi_read_master {
                         self.req_active.d.next = false;
                     }
                 }
-                self.m_axi_rready.next = self.rd_ready.val() | self.dropping.val();
-                // ---- outstanding bursts: +1 per AR presented, -1 per RLAST taken; the
-                // flag of a request's last burst is queued behind the older ones
-                self.pop.next =
-                    self.m_axi_rvalid.val() & self.m_axi_rready.val() & self.m_axi_rlast.val();
+                // ---- R input buffer (two entries): `rready` is "not full", a register, and
+                // the beat stream leaves from the head register, so no combinational path
+                // crosses the block between the R channel and the beat stream
+                self.m_axi_rready.next = self.rb_cnt.q.val() != self.two2.val();
+                self.rb_push.next = self.m_axi_rvalid.val() & self.m_axi_rready.val();
+                self.rb_head.next = self.rb_cnt.q.val() != self.zero2.val();
+                self.rb_pop.next =
+                    self.rb_head.val() & (self.rd_ready.val() | self.dropping.val());
+                if self.rb_pop.val() {
+                    self.r0_data.d.next = self.r1_data.q.val();
+                    self.r0_last.d.next = self.r1_last.q.val();
+                    self.r0_err.d.next = self.r1_err.q.val();
+                }
+                if self.rb_push.val() {
+                    if (self.rb_cnt.q.val() == self.zero2.val())
+                        | ((self.rb_cnt.q.val() == self.one2.val()) & self.rb_pop.val())
+                    {
+                        self.r0_data.d.next = self.m_axi_rdata.val();
+                        self.r0_last.d.next = self.m_axi_rlast.val();
+                        self.r0_err.d.next = self.m_axi_rresp.val().get_bit(1);
+                    } else {
+                        self.r1_data.d.next = self.m_axi_rdata.val();
+                        self.r1_last.d.next = self.m_axi_rlast.val();
+                        self.r1_err.d.next = self.m_axi_rresp.val().get_bit(1);
+                    }
+                }
+                if self.rb_push.val() & !self.rb_pop.val() {
+                    self.rb_cnt.d.next = self.rb_cnt.q.val() + self.one2.val();
+                }
+                if !self.rb_push.val() & self.rb_pop.val() {
+                    self.rb_cnt.d.next = self.rb_cnt.q.val() - self.one2.val();
+                }
+                // ---- outstanding bursts: +1 per AR presented, -1 per RLAST leaving the
+                // buffer; the flag of a request's last burst is queued behind the older ones
+                self.pop.next = self.rb_pop.val() & self.r0_last.q.val();
                 self.cnt_after_pop.next = self.outstanding.q.val();
                 self.flags_after_pop.next = self.flags.q.val();
                 if self.pop.val() {
@@ -346,14 +406,15 @@ macro_rules! axi_read_master {
                     self.outstanding.d.next = self.zero5.val();
                     self.flags.d.next = self.zero16.val();
                     self.aborting.d.next = false;
+                    self.rb_cnt.d.next = self.zero2.val();
                 }
                 self.idle.next = !self.req_active.q.val()
                     & (self.outstanding.q.val() == self.zero5.val());
-                // ---- R passthrough
-                self.rd_valid.next = self.m_axi_rvalid.val() & !self.dropping.val();
-                self.rd_data.next = self.m_axi_rdata.val();
-                self.rd_last.next = self.m_axi_rlast.val() & self.flags.q.val().get_bit(0);
-                self.rd_err.next = self.m_axi_rresp.val().get_bit(1);
+                // ---- beat stream from the buffer head
+                self.rd_valid.next = self.rb_head.val() & !self.dropping.val();
+                self.rd_data.next = self.r0_data.q.val();
+                self.rd_last.next = self.r0_last.q.val() & self.flags.q.val().get_bit(0);
+                self.rd_err.next = self.r0_err.q.val();
                 // ---- AR outputs
                 self.m_axi_arid.next = false;
                 self.m_axi_araddr.next = self.ar_addr.q.val();

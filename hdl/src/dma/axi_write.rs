@@ -15,8 +15,9 @@
 //!   for a burst whose beats are all in the FIFO, and W never waits on the producer mid-burst.
 //!   W beats of closed bursts stream out of the FIFO (`wlast` = the stored flag) while the next
 //!   burst fills, so a long stream keeps the W channel busy every cycle (the FIFO holds two
-//!   bursts). A beat is taken only when the AW register is free or being emptied this cycle
-//!   (`wr_ready` depends on `m_axi_awready`), so a closing beat always finds room for its AW.
+//!   bursts). AW requests wait in a two-entry queue; a beat is taken only while its second entry is free
+//!   (a register), so a closing beat always finds room for its AW and `wr_ready` depends on
+//!   registers only (never on `m_axi_awready` or `wr_valid`).
 //! * **Write latency.** A beat written into the FIFO can leave on W two cycles later.
 //! * **Abort.** `abort` (pulse or level): no further beat and no new stream is taken; bursts
 //!   already closed (AW issued or presented) get all their W beats, as AXI requires, and their
@@ -210,6 +211,11 @@ macro_rules! axi_write_master {
             aw_valid: DFF<Bit>,
             aw_addr: DFF<Bits<64>>,
             aw_len: DFF<Bits<8>>,
+            // --- second AW entry (queued behind the presented one)
+            aw1_valid: DFF<Bit>,
+            aw1_addr: DFF<Bits<64>>,
+            aw1_len: DFF<Bits<8>>,
+            aw_pop: Signal<Local, Bit>,
             // --- closed bursts whose W beats are not all sent / whose B has not returned
             w_bursts: DFF<Bits<8>>,
             b_out: DFF<Bits<16>>,
@@ -317,6 +323,10 @@ macro_rules! axi_write_master {
                     aw_valid: Default::default(),
                     aw_addr: Default::default(),
                     aw_len: Default::default(),
+                    aw1_valid: Default::default(),
+                    aw1_addr: Default::default(),
+                    aw1_len: Default::default(),
+                    aw_pop: Default::default(),
                     w_bursts: Default::default(),
                     b_out: Default::default(),
                     wp: Default::default(),
@@ -369,7 +379,7 @@ macro_rules! axi_write_master {
             fn update(&mut self) {
                 dff_setup!(
                     self, clock, open, last_in, aborting, err, f_addr, f_cnt, aw_valid, aw_addr,
-                    aw_len, w_bursts, b_out, wp, wpd, rp, w_bytes_q
+                    aw_len, aw1_valid, aw1_addr, aw1_len, w_bursts, b_out, wp, wpd, rp, w_bytes_q
                 );
                 self.ram_data.write_clock.next = self.clock.val();
                 self.ram_data.read_clock.next = self.clock.val();
@@ -398,7 +408,7 @@ macro_rules! axi_write_master {
                     & !self.last_in.q.val()
                     & !self.dropping.val()
                     & !self.f_full.val()
-                    & (!self.aw_valid.q.val() | self.m_axi_awready.val())
+                    & !self.aw1_valid.q.val()
                     & !self.rst.val();
                 self.write.next = self.wr_valid.val() & self.wr_ready.val();
                 self.closes.next = self.write.val()
@@ -416,14 +426,26 @@ macro_rules! axi_write_master {
                     self.wp.d.next = self.wp.q.val() + self.one_fp.val();
                     self.f_cnt.d.next = self.f_cnt.q.val() + self.one8.val();
                 }
-                // ---- AW: presented from the cycle after the burst's closing beat
-                if self.aw_valid.q.val() & self.m_axi_awready.val() {
-                    self.aw_valid.d.next = false;
+                // ---- AW: a two-entry queue (the presented entry `aw_*`, the one behind it
+                // `aw1_*`); a closing beat is only taken while `aw1` is free, so it always
+                // finds a slot, and the beat path never depends on `awready`
+                self.aw_pop.next = self.aw_valid.q.val() & self.m_axi_awready.val();
+                if self.aw_pop.val() {
+                    self.aw_valid.d.next = self.aw1_valid.q.val();
+                    self.aw_addr.d.next = self.aw1_addr.q.val();
+                    self.aw_len.d.next = self.aw1_len.q.val();
+                    self.aw1_valid.d.next = false;
                 }
                 if self.closes.val() {
-                    self.aw_valid.d.next = true;
-                    self.aw_addr.d.next = self.f_addr.q.val();
-                    self.aw_len.d.next = self.f_cnt.q.val();
+                    if self.aw_valid.q.val() & !self.aw_pop.val() {
+                        self.aw1_valid.d.next = true;
+                        self.aw1_addr.d.next = self.f_addr.q.val();
+                        self.aw1_len.d.next = self.f_cnt.q.val();
+                    } else {
+                        self.aw_valid.d.next = true;
+                        self.aw_addr.d.next = self.f_addr.q.val();
+                        self.aw_len.d.next = self.f_cnt.q.val();
+                    }
                     self.f_cnt.d.next = self.zero8.val();
                     self.f_addr.d.next = self.f_addr.q.val() + self.burst_bytes.val();
                     if self.cut.val() {
@@ -493,9 +515,12 @@ macro_rules! axi_write_master {
                 }
                 // ---- abort: once every closed burst has sent its W beats and got its B,
                 // drop the unclosed burst's beats and close the stream
-                if self.abort.val() {
+                // (`abort` may be held as a level until `idle`: only an open stream starts an
+                // abort, and the drain completes whether or not `abort` is still high)
+                if self.abort.val() & self.open.q.val() {
                     self.aborting.d.next = true;
-                } else if self.aborting.q.val()
+                }
+                if self.aborting.q.val()
                     & (self.b_out.q.val() == self.zero16.val())
                     & (self.w_bursts.q.val() == self.zero8.val())
                 {
@@ -513,6 +538,7 @@ macro_rules! axi_write_master {
                     self.err.d.next = false;
                     self.f_cnt.d.next = self.zero8.val();
                     self.aw_valid.d.next = false;
+                    self.aw1_valid.d.next = false;
                     self.w_bursts.d.next = self.zero8.val();
                     self.b_out.d.next = self.zero16.val();
                     self.wp.d.next = self.zero_fp.val();

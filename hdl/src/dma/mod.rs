@@ -14,6 +14,8 @@
 //! * [`chunk_scan`]: `ChunkScan`, per-chunk ZVC size and raw/ZVC decision (COMPRESS).
 //! * [`beat_fifo`]: `BeatFifo`, a RAM FIFO of source beats (two chunks).
 //! * [`chunk_mux`]: `ChunkMux`, per decision one chunk through `ZvcCompressor` or raw.
+//! * [`datapath`]: the payload datapath (source framing, COMPRESS / DECOMPRESS / COPY paths).
+//! * [`top`]: `DmaTop`, the engine (`cdma_dma_top`, `cdma_dma_dw256`, `cdma_dma_dw512`).
 //! * [`lane_glue`]: small hand-written-Verilog helpers (thermometer lane masks, popcount).
 //!
 //! The datapath blocks are generated per element width E = DW/32 (`…E8`, `…E16`, `…E32`).
@@ -36,12 +38,14 @@ pub mod chunk_mux;
 pub mod chunk_scan;
 pub mod controller;
 pub mod csr;
+pub mod datapath;
 pub mod header;
 pub mod lane_glue;
 pub mod packer;
 #[cfg(test)]
 mod pipeline_test;
 pub mod splitter;
+pub mod top;
 #[cfg(test)]
 mod verilog_check;
 
@@ -53,6 +57,7 @@ pub use controller::{
     controller_top, ControllerDw1024, ControllerDw256, ControllerDw512, CONTROLLER_PORTS,
 };
 pub use csr::{CsrBlock, CSR_PORTS};
+pub use top::{dma_top, DmaTopDw1024, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS};
 
 /// Largest `chunk_log2` the engine's chunk buffers hold (4 KiB chunks).
 pub const CHUNK_LOG2_MAX: u64 = 12;
