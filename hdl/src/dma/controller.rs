@@ -64,7 +64,7 @@ pub const CONTROLLER_PORTS: &[(&str, &str)] = &[
     ("error", "a descriptor of the current or last chain failed; cleared by the doorbell"),
     ("err_code", "error code of the last failure"),
     ("err_desc", "address of the last descriptor that failed"),
-    ("desc_done", "pulse: a fetched descriptor finished (its status write-back was attempted)"),
+    ("desc_done", "pulse: a descriptor finished: fetched (its status write-back was attempted) or not (unaligned address, fetch error, abort during its fetch)"),
     ("irq_done_set", "pulse: a descriptor with its irq flag finished, or the chain ended"),
     ("irq_error_set", "pulse: a descriptor failed (error, err_code, err_desc updated)"),
     // read master
@@ -194,7 +194,7 @@ macro_rules! controller {
             pub err_code: Signal<Out, Bits<CODE_BITS>>,
             /// Address of the last failed descriptor.
             pub err_desc: Signal<Out, Bits<ADDR_BITS>>,
-            /// Pulse: a fetched descriptor finished.
+            /// Pulse: a descriptor finished (fetched or not).
             pub desc_done: Signal<Out, Bit>,
             /// Pulse: a descriptor with the irq flag finished or the chain ended.
             pub irq_done_set: Signal<Out, Bit>,
@@ -365,6 +365,7 @@ macro_rules! controller {
             soff: Signal<Local, Bits<$lge>>,
             cw: Signal<Local, Bits<LEN_BITS>>,
             idx_words: Signal<Local, Bits<LEN_BITS>>,
+            hidx_words: Signal<Local, Bits<LEN_BITS>>,
             status32: Signal<Local, Bits<32>>,
             can_abort: Signal<Local, Bit>,
             wr_sel_dp: Signal<Local, Bit>,
@@ -557,6 +558,7 @@ macro_rules! controller {
                     soff: Default::default(),
                     cw: Default::default(),
                     idx_words: Default::default(),
+                    hidx_words: Default::default(),
                     status32: Default::default(),
                     can_abort: Default::default(),
                     wr_sel_dp: Default::default(),
@@ -666,6 +668,8 @@ macro_rules! controller {
                 // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
                 self.cw.next = (self.cur.q.val().get_bits::<LEN_BITS>(0) >> 2) & self.e_m1_32.val();
                 self.idx_words.next = self.n.q.val() + self.hdr_words.val();
+                // Header + index words of the fetched header (n is only loaded in HdrCheck).
+                self.hidx_words.next = self.hchk.n_chunks.val() + self.hdr_words.val();
                 self.status32.next =
                     self.st_done.val() | (self.code32.y.val() << self.st_err_lsb.val());
                 // The word shifted into the write beat (Fill).
@@ -848,12 +852,12 @@ macro_rules! controller {
                         self.rmode.d.next = self.rm_idx.val();
                         self.req_addr.d.next = self.chk.meta_addr.val();
                         // ceil((8 + n) / E) beats: header and index.
-                        self.req_beats.d.next = self.idx_words.val() >> self.lg_e.val();
-                        if (self.idx_words.val() & self.e_m1_32.val()).any() {
+                        self.req_beats.d.next = self.hidx_words.val() >> self.lg_e.val();
+                        if (self.hidx_words.val() & self.e_m1_32.val()).any() {
                             self.req_beats.d.next =
-                                (self.idx_words.val() >> self.lg_e.val()) + self.one32.val();
+                                (self.hidx_words.val() >> self.lg_e.val()) + self.one32.val();
                         }
-                        self.lim.d.next = self.hchk.n_chunks.val() + self.hdr_words.val();
+                        self.lim.d.next = self.hidx_words.val();
                         self.w.d.next = self.zero32.val();
                         self.k.d.next = self.k_zero.val();
                         self.got_last.d.next = false;
@@ -1085,6 +1089,9 @@ macro_rules! controller {
                             self.irq_error_set.next = true;
                         }
                         self.state.d.next = CtlState::End;
+                        // A descriptor that was not read (unaligned, fetch error, abort during
+                        // its fetch) ends here; it counts as visited (docs/DESCRIPTORS.md).
+                        self.desc_done.next = !self.desc_read.q.val();
                         if self.desc_read.q.val() {
                             // Status write-back: one beat, the 8 bytes at desc + 0x30.
                             self.smode.d.next = true;
@@ -1860,7 +1867,8 @@ mod tests {
             assert!(tb.uut.error.val());
             assert_eq!(tb.uut.err_desc.val().to_u64(), head);
             assert!(tb.wr_strobes.is_empty(), "wrote something");
-            assert_eq!((tb.desc_done, tb.irq_error, tb.irq_done), (0, 1, 1));
+            // Visited, so counted (docs/DESCRIPTORS.md), though never written back.
+            assert_eq!((tb.desc_done, tb.irq_error, tb.irq_done), (1, 1, 1));
         }
     }
 
@@ -1985,6 +1993,40 @@ mod tests {
         assert_eq!(tb.cmds, want);
         let out: Vec<u8> = (0..300u64).map(|i| (i * 3) as u8).collect();
         assert_eq!(tb.get(DST, 300), &out[..]);
+    }
+
+    /// A header + index of several bus beats (40 entries: 8 + 40 words, 6 beats at DW = 256):
+    /// every entry reaches the RAM and the chunk commands, the checks pass.
+    #[test]
+    fn decompress_multi_beat_index() {
+        let n = 40u64;
+        let entries: Vec<(u64, bool)> = (0..n)
+            .map(|i| match i {
+                _ if i == n - 1 => (44, true),
+                _ if i % 3 == 0 => (128, true),
+                _ => (8 + 4 * (i % 29), false),
+            })
+            .collect();
+        let ulen = (n - 1) * 128 + 44;
+        let tb = decompress(&entries, hdr(ulen, 7, &entries), 0x2000);
+        assert_eq!(tb.status(D0), (true, 0, ulen));
+        let want: Vec<Cmd> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Cmd {
+                stored: e.0,
+                raw: e.1,
+                chunk_len: if i as u64 == n - 1 { 44 } else { 128 },
+                last: i as u64 == n - 1,
+            })
+            .collect();
+        assert_eq!(tb.cmds, want);
+        // A bad entry in the last beat is still found.
+        let mut bad = entries.clone();
+        bad[37] = (128, false);
+        let tb = decompress(&bad, hdr(ulen, 7, &bad), 0x2000);
+        assert_eq!(tb.status(D0), (true, code(error::BAD_INDEX), 0));
+        assert_eq!(tb.dp_starts, 0);
     }
 
     #[test]
