@@ -29,7 +29,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::glue::{EnReg, Expand, LaneMask, ZeroExtend};
+use crate::glue::{EnReg, Expand, LaneAny, LaneMask, ZeroExtend};
 use crate::steer::{ZvcSteer, CNT};
 
 /// Port documentation of the decompressor, in Verilog port order.
@@ -154,6 +154,11 @@ macro_rules! zvc_decompressor {
             o_valid: DFF<Bit>,
             o_last: DFF<Bit>,
             o_data: EnReg<$bw>,
+            o_mask: DFF<Bits<32>>,
+            // --- optional canonical check (`with_zero_check`)
+            nz: LaneAny<$e, $bw>,
+            zbad: Signal<Local, Bit>,
+            zcheck: Constant<Bit>,
             // --- constants
             one_p: Constant<Bits<$p>>,
             zero_p: Constant<Bits<$p>>,
@@ -202,6 +207,10 @@ macro_rules! zvc_decompressor {
                     o_valid: Default::default(),
                     o_last: Default::default(),
                     o_data: Default::default(),
+                    o_mask: Default::default(),
+                    nz: Default::default(),
+                    zbad: Default::default(),
+                    zcheck: Constant::new(false),
                     one_p: Constant::new(1.into()),
                     zero_p: Constant::new(0.into()),
                     zero_ww: Constant::new(0.into()),
@@ -214,11 +223,24 @@ macro_rules! zvc_decompressor {
             }
         }
 
+        impl $name {
+            /// The decompressor that also enforces the canonical-encoding rule (docs/FORMAT.md
+            /// rule 17c): a block whose mask has a bit set for a zero element raises `error`
+            /// (when the block is in the output register; the block is still delivered). The
+            /// DMA datapath uses it; the standalone decompressor (`Default`) does not check.
+            pub fn with_zero_check() -> Self {
+                Self {
+                    zcheck: Constant::new(true),
+                    ..Default::default()
+                }
+            }
+        }
+
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, sbuf, b_cnt, last_seen, err, o_valid, o_last
+                    self, clock, sbuf, b_cnt, last_seen, err, o_valid, o_last, o_mask
                 );
                 // The decoded block moves on the clock edge only (see `EnReg`).
                 self.o_data.clock.next = self.clock.val();
@@ -231,7 +253,15 @@ macro_rules! zvc_decompressor {
                 self.have.next = (self.b_cnt.q.val() >= self.m_cnt.val())
                     & (self.b_cnt.q.val() >= self.len.val());
                 self.out_free.next = !self.o_valid.q.val() | self.out_ready.val();
-                self.emit.next = self.have.val() & self.out_free.val() & !self.err.q.val();
+                // ---- canonical check (with_zero_check): a zero element under a set mask bit
+                // of the block in the output register; no block follows it.
+                self.nz.x.next = self.o_data.q.val();
+                self.zbad.next = self.zcheck.val()
+                    & !self.rst.val()
+                    & self.o_valid.q.val()
+                    & (self.o_mask.q.val() & !self.nz.y.val()).any();
+                self.emit.next =
+                    self.have.val() & self.out_free.val() & !self.err.q.val() & !self.zbad.val();
                 self.finishing.next = self.emit.val()
                     & self.last_seen.q.val()
                     & (self.b_cnt.q.val() == self.len.val());
@@ -290,6 +320,10 @@ macro_rules! zvc_decompressor {
                     self.o_valid.d.next = true;
                     self.o_data.en.next = true;
                     self.o_last.d.next = self.finishing.val();
+                    self.o_mask.d.next = self.sbuf.q.val().get_bits::<32>(0);
+                }
+                if self.zbad.val() {
+                    self.err.d.next = true;
                 }
                 if self.rst.val() {
                     self.sbuf.d.next = self.zero_ww.val();
@@ -301,7 +335,7 @@ macro_rules! zvc_decompressor {
                 self.out_data.next = self.o_data.q.val();
                 self.out_last.next = self.o_last.q.val();
                 self.out_valid.next = self.o_valid.q.val();
-                self.error.next = self.err.q.val();
+                self.error.next = self.err.q.val() | self.zbad.val();
             }
         }
     };
@@ -335,6 +369,9 @@ mod tests {
     /// input is exhausted and the block is idle for a while.
     macro_rules! run_fn {
         ($fname:ident, $ty:ty, $e:expr) => {
+            run_fn!($fname, $ty, $e, <$ty>::default);
+        };
+        ($fname:ident, $ty:ty, $e:expr, $mk:expr) => {
             fn $fname(
                 beats: &[Beat],
                 want_lasts: usize,
@@ -344,7 +381,15 @@ mod tests {
             ) -> Run {
                 let e: usize = $e;
                 let mut rng = Rng(seed);
-                let mut uut = reset_block!($ty);
+                let mut uut: $ty = $mk();
+                uut.connect_all();
+                uut.rst.next = true;
+                uut.in_valid.next = false;
+                uut.out_ready.next = false;
+                settle(&mut uut);
+                clock_cycle!(&mut uut);
+                clock_cycle!(&mut uut);
+                uut.rst.next = false;
                 let (mut out, mut idx, mut cycles, mut lasts, mut valid) = (vec![], 0, 0, 0, false);
                 let mut idle = 0;
                 loop {
@@ -386,6 +431,12 @@ mod tests {
 
     run_fn!(run8, ZvcDecompressorE8, 8);
     run_fn!(run32, ZvcDecompressorE32, 32);
+    run_fn!(
+        run8z,
+        ZvcDecompressorE8,
+        8,
+        ZvcDecompressorE8::with_zero_check
+    );
 
     fn mixed_tensor(rng: &mut Rng, e: u32, n: usize) -> Vec<Vec<u64>> {
         let pcts = [0, 100, 50, 90, 10, 60, 100, 0, 30];
@@ -491,5 +542,33 @@ mod tests {
         beats[0].1 = 0;
         let (_, err, _) = run8(&beats, 0, 100, 100, 20);
         assert!(err, "in_count 0 not flagged");
+    }
+
+    /// A zero element under a set mask bit: accepted by the standalone decompressor, an
+    /// `error` with `with_zero_check` (which otherwise decodes the same).
+    #[test]
+    fn zero_check_flags_a_zero_element_under_a_set_mask_bit() {
+        let mut rng = Rng(21);
+        let t = vec![mixed_tensor(&mut rng, 8, 6)];
+        let beats = beats_of(&t, 8, &mut rng);
+        let (out, err, _) = run8z(&beats, 1, 80, 70, 22);
+        assert!(!err, "a canonical stream flagged");
+        assert_eq!(out, expected(&t));
+        // Block 2 (50 % zeros): its mask is in lanes 0..4 of the stream after blocks 0 and 1;
+        // zero its first stored element (lane M + 0 of the block).
+        let lanes_per_block = |b: &Vec<u64>| 4 + b.iter().filter(|&&x| x != 0).count();
+        let at = lanes_per_block(&t[0][0]) + lanes_per_block(&t[0][1]) + 4;
+        assert!(
+            t[0][2].iter().any(|&x| x != 0),
+            "test data: block 2 is all zero"
+        );
+        let mut bad = beats.clone();
+        let p = 36;
+        bad[at / p].0[at % p] = 0;
+        let (_, err, _) = run8(&bad, 0, 100, 100, 23);
+        assert!(!err, "the standalone decompressor changed behaviour");
+        let (out, err, _) = run8z(&bad, 0, 100, 100, 23);
+        assert!(err, "zero element under a set mask bit not flagged");
+        assert!(out.len() <= 3, "blocks after the bad one came out");
     }
 }

@@ -22,7 +22,8 @@
 //!   packer with 32 lanes, the chunk's final block with the chunk's remaining lanes. A ZVC
 //!   chunk must decode to exactly its chunk length: a block past the end, or a chunk-last
 //!   block short of it, raises `error` (sticky until `start`), as does the decompressor's own
-//!   `error` (truncated block, bad count).
+//!   `error` (truncated block, bad count, and — `ZvcDecompressor::with_zero_check` — a zero
+//!   element under a set mask bit, docs/FORMAT.md rule 17c).
 //! * **Reset and abort**: every child is reset by `rst | start | abort`, so `start` clears the
 //!   previous operation (and the decompressor's sticky error) and `abort` drops everything in
 //!   flight within one cycle. `idle` is low from `start` until the packer's last beat has been
@@ -209,7 +210,7 @@ macro_rules! datapath {
                     fifo: Default::default(),
                     mux: Default::default(),
                     spl: Default::default(),
-                    zdec: Default::default(),
+                    zdec: <$zdec>::with_zero_check(),
                     packer: Default::default(),
                     x_in: Default::default(),
                     x_spl: Default::default(),
