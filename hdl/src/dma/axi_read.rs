@@ -79,7 +79,7 @@ pub const AXI_READ_PORTS: &[(&str, &str)] = &[
 ];
 
 /// Default number of read bursts in flight.
-pub const READS_IN_FLIGHT_DEFAULT: usize = 4;
+pub const READS_IN_FLIGHT_DEFAULT: usize = 8;
 
 /// Largest `READS_IN_FLIGHT` (size of the burst flag queue).
 pub const READS_IN_FLIGHT_MAX: usize = 16;
