@@ -3,8 +3,8 @@
 //! random latency and backpressure, every fault scenario, an abort followed by a clean chain,
 //! and the throughput goal.
 //!
-//! Ignored until the RTL lands (issue #4); each test first looks the top up in
-//! `cdma_sim::TOPS` and fails with a clear message when it is missing.
+//! The regression of the DMA RTL; each test first looks the top up in `cdma_sim::TOPS` and
+//! fails with a clear message when it is missing.
 
 use cdma_corpus::Corpus;
 use cdma_tb::dma::{engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult, TOP};
@@ -53,7 +53,6 @@ fn assert_clean(results: &[DmaResult]) {
 
 /// A few corpus tensors per chain, two chains, random memory timing.
 #[test]
-#[ignore = "needs cdma_dma_top (issue #4 RTL)"]
 fn corpus_chains_match_the_model() {
     require_top();
     let ts: Vec<Tensor> = tensors().into_iter().step_by(20).take(6).collect();
@@ -69,7 +68,6 @@ fn corpus_chains_match_the_model() {
 /// Every fault scenario (bus errors, stop/continue, header, index, payload, overflow, bad
 /// descriptors, unsupported, unaligned), one engine reused across them.
 #[test]
-#[ignore = "needs cdma_dma_top (issue #4 RTL)"]
 fn every_fault_matches_the_model() {
     require_top();
     let engine = engine_of(TOP).unwrap();
@@ -84,7 +82,6 @@ fn every_fault_matches_the_model() {
 /// An abort in the middle of a chain: ABORTED (or the descriptor done), idle within the
 /// bound, nothing written outside destinations, then a new chain runs correctly.
 #[test]
-#[ignore = "needs cdma_dma_top (issue #4 RTL)"]
 fn abort_mid_chain_then_a_clean_chain() {
     require_top();
     let engine = engine_of(TOP).unwrap();
@@ -105,7 +102,6 @@ fn abort_mid_chain_then_a_clean_chain() {
 /// Fixed 100-cycle latency, no backpressure: read-bus utilisation during a 1 MiB COMPRESS
 /// and write-bus utilisation during the matching DECOMPRESS, goal ≥ 95 % each.
 #[test]
-#[ignore = "needs cdma_dma_top (issue #4 RTL)"]
 fn throughput_goal() {
     require_top();
     let engine = engine_of(TOP).unwrap();
