@@ -32,9 +32,11 @@ pub struct Args {
     #[arg(long)]
     per_tensor: Option<PathBuf>,
     /// DMA engine top to run end to end (cdma_dma_top = 1024-bit bus and 32-bit elements,
-    /// cdma_dma_dw512, cdma_dma_dw256).
-    #[arg(long, default_value = "cdma_dma_top")]
-    dma_top: String,
+    /// cdma_dma_dw512 = 512/16, cdma_dma_dw256 = 256/8); repeat for several; default: all
+    /// three, each over the corpus tensors of its element width (the 8-bit engine over the
+    /// bytes of the 16-bit ones) and the edge tensors.
+    #[arg(long)]
+    dma_top: Vec<String>,
     /// Skip the DMA engine (the ZVC blocks only).
     #[arg(long)]
     no_dma: bool,
@@ -61,20 +63,39 @@ pub fn run(a: Args) -> CliResult {
         failed += run_blocks(&a, &corpus, &dir)?;
     }
     if !a.no_dma {
-        let (results, table) = crate::regress_dma::run(
-            &corpus,
-            &crate::regress_dma::DmaOpts {
-                top: a.dma_top.clone(),
-                seeds: a.dma_seeds,
-                per_chain: a.dma_per_chain,
-                filter: a.filter.clone(),
-                throughput_bytes: a.dma_throughput_kib * 1024,
-            },
-        )?;
-        print!("{table}");
+        let tops: Vec<String> = if a.dma_top.is_empty() {
+            cdma_tb::dma::DMA_TOPS
+                .iter()
+                .map(|t| t.0.to_owned())
+                .collect()
+        } else {
+            a.dma_top.clone()
+        };
+        let mut by_top = Vec::new();
+        for top in &tops {
+            let r = crate::regress_dma::run(
+                &corpus,
+                &crate::regress_dma::DmaOpts {
+                    top: top.clone(),
+                    seeds: a.dma_seeds,
+                    per_chain: a.dma_per_chain,
+                    filter: a.filter.clone(),
+                    edge: !a.no_edge,
+                    throughput_bytes: a.dma_throughput_kib * 1024,
+                },
+            )?;
+            by_top.push((top.clone(), r));
+        }
+        print!("{}", crate::regress_dma::render(&by_top));
+        let results: Vec<_> = by_top.iter().flat_map(|(_, r)| r).collect();
         let bad = results.iter().filter(|r| r.failure.is_some()).count();
+        let mismatches: usize = results.iter().map(|r| r.mismatches).sum();
         if bad == 0 {
-            println!("regress dma: {} cases, 0 mismatches", results.len());
+            println!(
+                "regress dma: {} cases on {}, {mismatches} mismatches",
+                results.len(),
+                tops.join(", ")
+            );
         }
         failed += bad;
     }

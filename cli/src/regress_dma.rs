@@ -8,7 +8,7 @@ use cdma_tb::dma::{
     engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
 };
 use cdma_tb::dma_cases::{
-    abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, throughput_cases,
+    abort_case, chain_cases, concat_data, fault_cases, regress_tensors, throughput_cases,
 };
 use cdma_tb::dma_scenario::Tensor;
 use indicatif::ProgressBar;
@@ -23,6 +23,8 @@ pub struct DmaOpts {
     pub per_chain: usize,
     /// Only tensors whose name contains this.
     pub filter: Option<String>,
+    /// Add the synthetic edge tensors of the engine's width (odd lengths, all zero, NaNs, …).
+    pub edge: bool,
     /// Bytes moved by each throughput descriptor.
     pub throughput_bytes: usize,
 }
@@ -30,8 +32,8 @@ pub struct DmaOpts {
 /// Fixed memory latency of the throughput figures (the measurement condition).
 pub const THROUGHPUT_LATENCY: u32 = 100;
 
-/// Runs the DMA cases; returns the results and the rendered table.
-pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<(Vec<DmaResult>, String), String> {
+/// Runs the DMA cases of one top; returns the results (render them with [`render`]).
+pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     if !top_available(&o.top) {
         return Err(format!(
             "{} is not among the Verilated tops ({}); `cdma gen` lists what the generator emits",
@@ -45,13 +47,14 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<(Vec<DmaResult>, String), Str
     }
     let engine = engine_of(&o.top).ok_or_else(|| format!("{} is not a DMA top", o.top))?;
     let bits = engine.bus_bytes() * 8;
-    let mut tensors: Vec<Tensor> = corpus_tensors(corpus, &engine).map_err(|e| e.to_string())?;
+    let mut tensors: Vec<Tensor> =
+        regress_tensors(corpus, &engine, o.edge).map_err(|e| e.to_string())?;
     if let Some(f) = &o.filter {
         tensors.retain(|t| t.name.contains(f.as_str()));
     }
     if tensors.is_empty() {
         return Err(format!(
-            "no corpus tensor of {} bits (the engine's element width) matches",
+            "no tensor of {} bits (the engine's element width) matches",
             engine.elem_bits()
         ));
     }
@@ -119,19 +122,32 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<(Vec<DmaResult>, String), Str
         results.push(r);
     }
     bar.finish_and_clear();
-    Ok((results.clone(), render(&o.top, &results)))
+    Ok(results)
 }
 
-fn render(top: &str, results: &[DmaResult]) -> String {
+/// One table over the tops' results (a row per top and case group), then the throughput
+/// lines.
+pub fn render(by_top: &[(String, Vec<DmaResult>)]) -> String {
+    let mut s = String::from(
+        "| block | cases | chains | mismatches | COMPRESS ratio | cycles |\n|---|---|---|---|---|---|\n",
+    );
+    for (top, results) in by_top {
+        s += &rows(top, results);
+    }
+    for (top, results) in by_top {
+        s += &throughput_lines(top, results);
+    }
+    s
+}
+
+fn rows(top: &str, results: &[DmaResult]) -> String {
     let mut groups: Vec<String> = Vec::new();
     for r in results {
         if !groups.contains(&r.group) {
             groups.push(r.group.clone());
         }
     }
-    let mut s = String::from(
-        "| block | cases | chains | mismatches | COMPRESS ratio | cycles |\n|---|---|---|---|---|---|\n",
-    );
+    let mut s = String::new();
     for g in &groups {
         let rs: Vec<&DmaResult> = results.iter().filter(|r| &r.group == g).collect();
         let raw: u64 = rs.iter().map(|r| r.raw_bytes).sum();
@@ -149,6 +165,11 @@ fn render(top: &str, results: &[DmaResult]) -> String {
             rs.iter().map(|r| r.cycles).sum::<u64>(),
         ));
     }
+    s
+}
+
+fn throughput_lines(top: &str, results: &[DmaResult]) -> String {
+    let mut s = String::new();
     for r in results.iter().filter(|r| r.group == "dma-throughput") {
         let (what, u) = if r.name.contains("DECOMPRESS") {
             ("write-bus utilisation", r.write_utilisation)

@@ -32,16 +32,24 @@ use crate::zvc::TbError;
 /// The default engine top (DW = 1024, E = 32).
 pub const TOP: &str = "cdma_dma_top";
 
+/// Every DMA engine top the generator emits, widest bus first: (module, bus bits, element
+/// bits). `cdma regress` runs them all by default.
+pub const DMA_TOPS: [(&str, u32, u32); 3] = [
+    ("cdma_dma_top", 1024, 32),
+    ("cdma_dma_dw512", 512, 16),
+    ("cdma_dma_dw256", 256, 8),
+];
+
 /// The engine configuration of a top by module name (`cdma_dma_top`, `cdma_dma_dw256`,
 /// `cdma_dma_dw512`), with default `CHUNK_LOG2_MAX` and `IDX_LOG2`.
 pub fn engine_of(module: &str) -> Option<EngineConfig> {
-    let bb = match module {
-        "cdma_dma_top" | "cdma_dma_dw1024" => 128,
-        "cdma_dma_dw512" => 64,
-        "cdma_dma_dw256" => 32,
-        _ => return None,
+    let module = if module == "cdma_dma_dw1024" {
+        "cdma_dma_top"
+    } else {
+        module
     };
-    EngineConfig::new(bb).ok()
+    let &(_, bits, _) = DMA_TOPS.iter().find(|t| t.0 == module)?;
+    EngineConfig::new(bits / 8).ok()
 }
 
 /// Whether `module` was Verilated into this build (`cdma_sim::TOPS`).
@@ -979,7 +987,7 @@ mod tests {
             match addr {
                 0x000 => csr::ID_VALUE,
                 0x004 => csr::VERSION_VALUE,
-                0x008 => EngineConfig::new(self.bb as u32).unwrap().hwcfg(4),
+                0x008 => EngineConfig::new(self.bb as u32).unwrap().hwcfg(8),
                 0x014 => self.status | u32::from(self.busy),
                 0x018 => self.desc_done,
                 0x030 => self.irq_status,

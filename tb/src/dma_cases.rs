@@ -30,11 +30,43 @@ pub fn corpus_tensors(corpus: &Corpus, engine: &EngineConfig) -> Result<Vec<Tens
         .collect()
 }
 
-/// The synthetic edge tensors of the engine's width (empty, odd lengths, all zero, …).
+/// The tensors a regression of `engine` streams: every corpus tensor of its element width
+/// and, with `edge`, the synthetic edge tensors of that width. The corpus has no 8-bit
+/// tensors: an 8-bit engine takes the bytes of the 16-bit corpus tensors as 8-bit elements
+/// (named `<tensor>.as-u8`), so it too sees real activation data.
+pub fn regress_tensors(
+    corpus: &Corpus,
+    engine: &EngineConfig,
+    edge: bool,
+) -> Result<Vec<Tensor>, CorpusError> {
+    let mut v = corpus_tensors(corpus, engine)?;
+    if v.is_empty() && engine.elem_bits() == 8 {
+        for e in corpus
+            .entries()
+            .iter()
+            .filter(|e| e.dtype.elem_bits() == 16)
+        {
+            v.push(Tensor {
+                name: format!("{}.as-u8", e.name()),
+                data: corpus.read(e)?,
+            });
+        }
+    }
+    if edge {
+        v.extend(edge_tensors(engine));
+    }
+    Ok(v)
+}
+
+/// The synthetic edge tensors of the engine's width (empty, odd lengths, all zero, …),
+/// named `edge.<name>`.
 pub fn edge_tensors(engine: &EngineConfig) -> Vec<Tensor> {
     cdma_model::synthetic::edge_tensors(engine.elem())
         .into_iter()
-        .map(|(name, data)| Tensor { name, data })
+        .map(|(name, data)| Tensor {
+            name: format!("edge.{name}"),
+            data,
+        })
         .collect()
 }
 

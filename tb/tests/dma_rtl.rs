@@ -1,22 +1,30 @@
 //! The Verilated DMA engine (`cdma_dma_top`, DW = 1024, E = 32) against the golden model:
 //! corpus chains (COMPRESS → DECOMPRESS round trips, COPYs, unaligned descriptors) under
 //! random latency and backpressure, every fault scenario, an abort followed by a clean chain,
-//! and the throughput goal.
+//! and the throughput goal; and short chains on every engine configuration (each checks its
+//! HWCFG and performance counters too).
 //!
 //! The regression of the DMA RTL; each test first looks the top up in `cdma_sim::TOPS` and
 //! fails with a clear message when it is missing.
 
 use cdma_corpus::Corpus;
-use cdma_tb::dma::{engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult, TOP};
+use cdma_tb::dma::{
+    engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult, DMA_TOPS, TOP,
+};
 use cdma_tb::dma_cases::{
-    abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, throughput_cases,
+    abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, regress_tensors,
+    throughput_cases,
 };
 use cdma_tb::dma_scenario::Tensor;
 
 fn require_top() {
+    require(TOP);
+}
+
+fn require(top: &str) {
     assert!(
-        top_available(TOP),
-        "{TOP} is not among the Verilated tops ({}); generate the DMA RTL first (issue #4)",
+        top_available(top),
+        "{top} is not among the Verilated tops ({}); generate the DMA RTL first (issue #4)",
         cdma_sim::TOPS
             .iter()
             .map(|t| t.module)
@@ -62,6 +70,51 @@ fn corpus_chains_match_the_model() {
         .enumerate()
         .map(|(i, c)| run_case(TOP, c, BenchConfig::random(1024, i as u64 + 1)))
         .collect();
+    assert_clean(&results);
+}
+
+/// Every engine configuration (E = 32, 16, 8): two chains over corpus tensors of its width
+/// (the 8-bit engine: bytes of 16-bit ones), random memory timing.
+#[test]
+fn corpus_chains_on_every_top() {
+    let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
+    let mut results = vec![];
+    for (i, &(top, bits, _)) in DMA_TOPS.iter().enumerate() {
+        require(top);
+        let engine = engine_of(top).unwrap();
+        let ts: Vec<Tensor> = regress_tensors(&corpus, &engine, false)
+            .expect("corpus verifies")
+            .into_iter()
+            .step_by(37)
+            .take(4)
+            .collect();
+        for c in chain_cases("dma-corpus", &ts, &engine, 11 + i as u64, 2) {
+            results.push(run_case(top, &c, BenchConfig::random(bits, i as u64 + 21)));
+        }
+    }
+    assert_clean(&results);
+}
+
+/// Every engine configuration: chains over all the synthetic edge tensors of its width
+/// (empty, 1/31/32/33 elements, all zero, all non-zero, -0.0, NaNs, denormals), four chain
+/// seeds, random memory timing. Back-to-back small descriptors: state left over from one descriptor shows.
+#[test]
+fn edge_chains_on_every_top() {
+    let mut results = vec![];
+    for (i, &(top, bits, _)) in DMA_TOPS.iter().enumerate() {
+        require(top);
+        let engine = engine_of(top).unwrap();
+        let ts = cdma_tb::dma_cases::edge_tensors(&engine);
+        for seed in 1..=4 {
+            for c in chain_cases("dma-edge", &ts, &engine, seed, 4) {
+                results.push(run_case(
+                    top,
+                    &c,
+                    BenchConfig::random(bits, i as u64 + seed),
+                ));
+            }
+        }
+    }
     assert_clean(&results);
 }
 

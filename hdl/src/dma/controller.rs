@@ -824,6 +824,10 @@ macro_rules! controller {
                         if self.is_comp.val() {
                             self.dst_len.d.next = self.zero32.val();
                         }
+                        // The payload length the header packs: an empty COMPRESS packs it
+                        // in Start, before any chunk could clear what the last descriptor
+                        // left here.
+                        self.off.d.next = self.zero32.val();
                         self.state.d.next = CtlState::Start;
                         if self.is_dec.val() {
                             self.rmode.d.next = self.rm_hdr.val();

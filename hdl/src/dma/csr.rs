@@ -449,10 +449,15 @@ pub const DECODED: &[&str] = &[
 ];
 
 impl Default for CsrBlock {
-    /// The default engine configuration: 1024-bit bus (128 bytes), 32-bit elements, 4 KiB
-    /// chunks, 4 reads in flight.
+    /// The default engine configuration (`cdma_dma_top`): 1024-bit bus (128 bytes), 32-bit
+    /// elements, 4 KiB chunks, the default reads in flight.
     fn default() -> Self {
-        Self::new(7, 32, 12, 4)
+        Self::new(
+            7,
+            32,
+            super::CHUNK_LOG2_MAX as u32,
+            super::axi_read::READS_IN_FLIGHT_DEFAULT as u32,
+        )
     }
 }
 
@@ -826,14 +831,14 @@ mod tests {
         let mut uut = csr_block();
         for r in csr::ALL {
             let want = if r.name == "HWCFG" {
-                hwcfg_value(7, 32, 12, 4)
+                hwcfg_value(7, 32, 12, 8)
             } else {
                 r.reset
             };
             assert_eq!(read(&mut uut, r.addr), want, "{}", r.name);
         }
         assert_eq!(read(&mut uut, csr::ID.addr), 0x414D_4463);
-        assert_eq!(hwcfg_value(7, 32, 12, 4), 0x040C_2007);
+        assert_eq!(hwcfg_value(7, 32, 12, 8), 0x080C_2007);
         // Unmapped addresses read 0 (OKAY); writes to them and to RO registers are ignored.
         for a in [0x00C, 0x02C, 0x0A0, 0xFFC] {
             write(&mut uut, a, 0xFFFF_FFFF);

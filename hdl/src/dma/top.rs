@@ -270,7 +270,14 @@ macro_rules! dma_top {
                     m_axi_rlast: Default::default(),
                     m_axi_rvalid: Default::default(),
                     m_axi_rready: Default::default(),
-                    csr: Default::default(),
+                    // HWCFG tells software this engine's configuration; the bus width
+                    // also sets the PERF_RD_BYTES step.
+                    csr: CsrBlock::new(
+                        ($bb as u32).trailing_zeros(),
+                        $dw / 32,
+                        CHUNK_LOG2_MAX as u32,
+                        reads_in_flight as u32,
+                    ),
                     ctl: Default::default(),
                     rd: <$rd>::new(reads_in_flight),
                     wr: <$wr>::new(wr_burst_max),
