@@ -7,6 +7,7 @@ mod gen;
 mod regress;
 mod regress_dma;
 mod sim;
+mod synth;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -35,6 +36,9 @@ enum Command {
     Analyze(analyze::Args),
     /// Golden-model GB/s against lz4/zstd and RTL cycles/s, bytes/cycle (docs/PERFORMANCE.md).
     Bench(bench::Args),
+    /// Area and timing estimates with Yosys per block (GE, flip-flops, depth, LUTs); --check
+    /// compares with synth/baseline.json (synth/AREA.md).
+    Synth(synth::Args),
 }
 
 fn main() -> ExitCode {
@@ -47,6 +51,7 @@ fn main() -> ExitCode {
         Command::Regress(a) => regress::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Synth(a) => synth::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

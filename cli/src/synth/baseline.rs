@@ -1,0 +1,389 @@
+//! The tracked baseline (synth/baseline.json) and `cdma synth --check`'s comparison with it.
+
+use super::flow::{self, metrics, Check, Report};
+use cdma_analysis::table::Table;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Growth allowed by `--check` unless the baseline says otherwise.
+pub const DEFAULT_TOLERANCE_PCT: f64 = 5.0;
+
+/// Figures of one block: its configuration and, per target, the figures by key.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct BlockFigures {
+    /// The emitted top the block belongs to.
+    pub top: String,
+    /// Element width of the configuration.
+    pub elem_bits: u32,
+    /// Target (`generic`, `ice40`, `xilinx`, `pnr-ice40`) → figure key → value.
+    pub targets: BTreeMap<String, BTreeMap<String, f64>>,
+    /// Notes per target (place and route: the device, or why it did not fit).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub notes: BTreeMap<String, String>,
+}
+
+/// Block name → figures.
+pub type Figures = BTreeMap<String, BlockFigures>;
+
+/// Collects reports into [`Figures`].
+pub fn figures_of(reports: &[Report]) -> Figures {
+    let mut f = Figures::new();
+    for r in reports {
+        let b = f.entry(r.block.clone()).or_insert_with(|| BlockFigures {
+            top: r.top.clone(),
+            elem_bits: r.elem_bits,
+            ..BlockFigures::default()
+        });
+        b.targets.insert(r.target.clone(), r.metrics.clone());
+        if let Some(n) = &r.note {
+            b.notes.insert(r.target.clone(), n.clone());
+        }
+    }
+    f
+}
+
+/// synth/baseline.json.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Baseline {
+    /// How to read and regenerate this file.
+    pub about: String,
+    /// Growth `--check` allows, in percent.
+    pub tolerance_pct: f64,
+    /// Tool versions the figures were made with (`yosys`, `nextpnr-ice40`).
+    pub tools: BTreeMap<String, String>,
+    /// The figures.
+    pub blocks: Figures,
+}
+
+impl Default for Baseline {
+    fn default() -> Self {
+        Baseline {
+            about: "Figures of `cdma synth` (synth/AREA.md). `cdma synth --check` fails when a \
+                    checked figure grows by more than tolerance_pct; regenerate with \
+                    `cdma synth --update-baseline` (add --pnr for the pnr-ice40 figures) in the \
+                    same change as the growth, then `cdma synth --write-doc`."
+                .into(),
+            tolerance_pct: DEFAULT_TOLERANCE_PCT,
+            tools: BTreeMap::new(),
+            blocks: Figures::new(),
+        }
+    }
+}
+
+impl Baseline {
+    /// Reads a baseline file.
+    pub fn load(path: &Path) -> Result<Baseline, String> {
+        let text = flow::read(path)?;
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
+    /// Reads a baseline file, or starts an empty one if there is none.
+    pub fn load_or_default(path: &Path) -> Result<Baseline, String> {
+        if path.exists() {
+            Baseline::load(path)
+        } else {
+            Ok(Baseline::default())
+        }
+    }
+
+    /// Writes the baseline (pretty JSON, trailing newline).
+    pub fn save(&self, path: &Path) -> Result<(), String> {
+        let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
+        flow::write(path, &(text + "\n"))
+    }
+
+    /// Replaces the figures of every (block, target) in `reports`, keeping the others, and
+    /// records the tool versions.
+    pub fn merge(&mut self, reports: &[Report]) {
+        for r in reports {
+            let b = self
+                .blocks
+                .entry(r.block.clone())
+                .or_insert_with(|| BlockFigures {
+                    top: r.top.clone(),
+                    elem_bits: r.elem_bits,
+                    ..BlockFigures::default()
+                });
+            b.top.clone_from(&r.top);
+            b.elem_bits = r.elem_bits;
+            b.targets.insert(r.target.clone(), r.metrics.clone());
+            match &r.note {
+                Some(n) => b.notes.insert(r.target.clone(), n.clone()),
+                None => b.notes.remove(&r.target),
+            };
+            for (tool, version) in tool_versions(r) {
+                self.tools.insert(tool, version);
+            }
+        }
+    }
+}
+
+/// The tool versions a report names: `yosys` always, `nextpnr-ice40` for place and route
+/// (whose `tool` is "<yosys version>; <nextpnr version>").
+pub fn tool_versions(r: &Report) -> Vec<(String, String)> {
+    let mut parts = r.tool.split("; ");
+    let mut v = vec![];
+    if let Some(y) = parts.next() {
+        v.push(("yosys".to_owned(), y.to_owned()));
+    }
+    if let Some(n) = parts.next() {
+        v.push(("nextpnr-ice40".to_owned(), n.to_owned()));
+    }
+    v
+}
+
+/// Verdict on one figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Within the tolerance.
+    Ok,
+    /// Grew beyond the tolerance (a failing figure).
+    Fail,
+    /// Grew beyond the tolerance (a warn-only figure).
+    Warn,
+    /// Shrank beyond the tolerance: the baseline could be tightened.
+    Smaller,
+    /// The baseline has no such figure.
+    Missing,
+}
+
+/// One compared figure.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// Block name.
+    pub block: String,
+    /// Target.
+    pub target: String,
+    /// Figure key.
+    pub metric: String,
+    /// Baseline value.
+    pub base: Option<f64>,
+    /// Value now.
+    pub now: f64,
+    /// Verdict.
+    pub status: Status,
+}
+
+impl Row {
+    /// Relative change in percent (`None` without a baseline value; infinite from 0).
+    pub fn change_pct(&self) -> Option<f64> {
+        let b = self.base?;
+        Some(if b == 0.0 {
+            if self.now == 0.0 {
+                0.0
+            } else {
+                f64::INFINITY
+            }
+        } else {
+            (self.now - b) / b * 100.0
+        })
+    }
+}
+
+/// Compares every checked or warned figure of `reports` with the baseline.
+pub fn compare(base: &Baseline, reports: &[Report]) -> Vec<Row> {
+    let tol = base.tolerance_pct;
+    let mut rows = vec![];
+    for r in reports {
+        for m in metrics(&r.target) {
+            if m.check == Check::Info {
+                continue;
+            }
+            let Some(&now) = r.metrics.get(m.key) else {
+                continue;
+            };
+            let b = base
+                .blocks
+                .get(&r.block)
+                .and_then(|b| b.targets.get(&r.target))
+                .and_then(|t| t.get(m.key))
+                .copied();
+            let mut row = Row {
+                block: r.block.clone(),
+                target: r.target.clone(),
+                metric: m.key.to_owned(),
+                base: b,
+                now,
+                status: Status::Missing,
+            };
+            row.status = match row.change_pct() {
+                None => Status::Missing,
+                Some(c) if c > tol => {
+                    if m.check == Check::Fail {
+                        Status::Fail
+                    } else {
+                        Status::Warn
+                    }
+                }
+                Some(c) if c < -tol => Status::Smaller,
+                Some(_) => Status::Ok,
+            };
+            rows.push(row);
+        }
+    }
+    rows
+}
+
+/// The comparison as an aligned table.
+pub fn diff_table(rows: &[Row], tol: f64) -> String {
+    let mut t = Table::new(
+        [
+            "block", "target", "figure", "baseline", "now", "change", "status",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    let mut last = None;
+    for r in rows {
+        if last.is_some() && last != Some(&r.block) {
+            t.rule();
+        }
+        last = Some(&r.block);
+        let change = match r.change_pct() {
+            None => "n/a".to_owned(),
+            Some(c) if c.is_infinite() => "+inf %".to_owned(),
+            Some(c) => format!("{c:+.1} %"),
+        };
+        let status = match r.status {
+            Status::Ok => "ok".to_owned(),
+            Status::Fail => format!("FAIL (> +{tol} %)"),
+            Status::Warn => format!("warning (> +{tol} %)"),
+            Status::Smaller => "smaller: update the baseline".to_owned(),
+            Status::Missing => "FAIL: not in the baseline".to_owned(),
+        };
+        t.row(vec![
+            r.block.clone(),
+            r.target.clone(),
+            r.metric.clone(),
+            r.base.map_or("n/a".into(), trim),
+            trim(r.now),
+            change,
+            status,
+        ]);
+    }
+    t.text()
+}
+
+/// A figure without trailing zeros (`20942.5`, `856`).
+pub fn trim(x: f64) -> String {
+    let s = format!("{x:.1}");
+    s.strip_suffix(".0").map(str::to_owned).unwrap_or(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn report(block: &str, target: &str, figs: &[(&str, f64)]) -> Report {
+        Report {
+            block: block.into(),
+            top: block.into(),
+            elem_bits: 8,
+            target: target.into(),
+            tool: "Yosys 0.23 (git sha1 7ce5011c24b)".into(),
+            seconds: 1.0,
+            metrics: figs.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            cells: BTreeMap::new(),
+            generic_cells: BTreeMap::new(),
+            note: None,
+        }
+    }
+
+    fn base() -> Baseline {
+        let mut b = Baseline::default();
+        b.merge(&[
+            report(
+                "c",
+                "generic",
+                &[
+                    ("ge", 1000.0),
+                    ("ff", 100.0),
+                    ("mem_bits", 0.0),
+                    ("depth", 30.0),
+                    ("cells", 9.0),
+                ],
+            ),
+            report(
+                "c",
+                "ice40",
+                &[("lut4", 500.0), ("ff", 100.0), ("bram", 0.0)],
+            ),
+        ]);
+        b
+    }
+
+    fn statuses(rows: &[Row]) -> Vec<(String, Status)> {
+        rows.iter().map(|r| (r.metric.clone(), r.status)).collect()
+    }
+
+    #[test]
+    fn growth_beyond_tolerance_fails_and_within_passes() {
+        let b = base();
+        let same = report(
+            "c",
+            "generic",
+            &[
+                ("ge", 1050.0),
+                ("ff", 100.0),
+                ("mem_bits", 0.0),
+                ("depth", 30.0),
+                ("cells", 99.0),
+            ],
+        );
+        let rows = compare(&b, &[same]);
+        assert!(rows.iter().all(|r| r.status == Status::Ok), "{rows:?}");
+        // `cells` is informational: never compared.
+        assert!(rows.iter().all(|r| r.metric != "cells"));
+
+        let grown = report(
+            "c",
+            "generic",
+            &[
+                ("ge", 1051.0),
+                ("ff", 90.0),
+                ("mem_bits", 8.0),
+                ("depth", 32.0),
+            ],
+        );
+        let rows = compare(&b, &[grown]);
+        assert_eq!(
+            statuses(&rows),
+            [
+                ("ge".into(), Status::Fail),
+                ("ff".into(), Status::Smaller),
+                ("mem_bits".into(), Status::Fail),
+                ("depth".into(), Status::Warn),
+            ]
+        );
+        let text = diff_table(&rows, 5.0);
+        assert!(text.contains("+5.1 %") && text.contains("FAIL"), "{text}");
+        assert!(text.contains("+inf %"), "{text}");
+    }
+
+    #[test]
+    fn blocks_and_targets_without_a_baseline_fail() {
+        let rows = compare(
+            &base(),
+            &[
+                report("d", "generic", &[("ge", 1.0)]),
+                report("c", "xilinx", &[("lut", 1.0)]),
+            ],
+        );
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.status == Status::Missing));
+    }
+
+    #[test]
+    fn merge_replaces_what_was_run_and_keeps_the_rest() {
+        let mut b = base();
+        let mut r = report("c", "generic", &[("ge", 7.0)]);
+        r.tool = "Yosys 9.9; nextpnr-ice40 0.4".into();
+        b.merge(&[r]);
+        assert_eq!(b.blocks["c"].targets["generic"]["ge"], 7.0);
+        assert_eq!(b.blocks["c"].targets["ice40"]["lut4"], 500.0);
+        assert_eq!(b.tools["yosys"], "Yosys 9.9");
+        assert_eq!(b.tools["nextpnr-ice40"], "nextpnr-ice40 0.4");
+        let text = serde_json::to_string(&b).unwrap();
+        assert_eq!(serde_json::from_str::<Baseline>(&text).unwrap(), b);
+    }
+}

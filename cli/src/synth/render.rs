@@ -1,0 +1,300 @@
+//! Tables of `cdma synth` (terminal and synth/AREA.md), and the goals of issue #5.
+
+use super::baseline::{trim, BlockFigures, Figures};
+use super::flow::{metrics, PNR};
+use cdma_analysis::table::Table;
+
+/// EBPC, the reference the goals compare with, as issue #5 quotes it: encoder 2.8 kGE and
+/// decoder 1.7 kGE, about one word per cycle (taken as 4 bytes). L. Cavigelli, G. Rutishauser,
+/// L. Benini, "EBPC: Extended Bit-Plane Compression for Deep Neural Network Inference and
+/// Training Accelerators", IEEE JETCAS 2019.
+pub const EBPC_KGE: f64 = 2.8 + 1.7;
+/// EBPC bytes per cycle (one 4-byte word).
+pub const EBPC_BYTES_PER_CYCLE: f64 = 4.0;
+/// Goal: 32-bit compressor + decompressor logic, kGE.
+pub const GOAL_KGE_E32: f64 = 60.0;
+/// Goal: gate levels.
+pub const GOAL_DEPTH: f64 = 30.0;
+/// Goal: bytes/cycle/kGE relative to EBPC.
+pub const GOAL_VS_EBPC: f64 = 5.0;
+
+/// Title of each target's table.
+fn title(target: &str) -> &'static str {
+    match target {
+        "generic" => {
+            "Standard cells (synth/cells.lib): GE = NAND2 equivalents of all cells (flip-flops \
+             included, memories not), comb. GE = without flip-flops, depth = longest path in cells"
+        }
+        "ice40" => "Lattice iCE40 (synth_ice40): LUT4, carry cells, flip-flops, 4 kbit block RAMs",
+        "xilinx" => "Xilinx 7-series (synth_xilinx): LUT6 (LUT1..6), flip-flops, CARRY4, MUXF7/8, LUT RAMs, 36 kbit block RAMs",
+        PNR => "iCE40 place and route (nextpnr-ice40, in the pin wrapper of `cdma synth --pnr`)",
+        _ => "",
+    }
+}
+
+/// Blocks in report order: by element width, ZVC tops before the DMA, each top before its
+/// submodules.
+pub fn ordered(figs: &Figures) -> Vec<(&String, &BlockFigures)> {
+    let mut v: Vec<_> = figs.iter().collect();
+    v.sort_by_key(|(name, b)| (b.elem_bits, b.top.starts_with("cdma_dma"), &b.top, *name));
+    v
+}
+
+/// One table per target present in `figs`, each with a title line (a `**bold**` paragraph in
+/// markdown).
+pub fn tables(figs: &Figures, markdown: bool) -> String {
+    let mut out = String::new();
+    for target in ["generic", "ice40", "xilinx", PNR] {
+        let rows: Vec<_> = ordered(figs)
+            .into_iter()
+            .filter(|(_, b)| b.targets.contains_key(target))
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        let ms = metrics(target);
+        let mut header = vec!["block".to_owned(), "E".to_owned()];
+        header.extend(ms.iter().map(|m| m.label.to_owned()));
+        if target == PNR {
+            header.push("note".into());
+        }
+        let mut t = Table::new(header);
+        let mut last_e = None;
+        for (name, b) in rows {
+            if !markdown && last_e.is_some() && last_e != Some(b.elem_bits) {
+                t.rule();
+            }
+            last_e = Some(b.elem_bits);
+            let f = &b.targets[target];
+            let mut row = vec![
+                if markdown {
+                    format!("`{name}`")
+                } else {
+                    name.clone()
+                },
+                b.elem_bits.to_string(),
+            ];
+            row.extend(ms.iter().map(|m| match f.get(m.key) {
+                Some(v) => format!("{v:.*}", m.decimals),
+                None => "n/a".to_owned(),
+            }));
+            if target == PNR {
+                row.push(b.notes.get(target).cloned().unwrap_or_default());
+            }
+            t.row(row);
+        }
+        if markdown {
+            out += &format!("**{}**\n\n{}\n", title(target), t.markdown());
+        } else {
+            out += &format!("{}\n{}\n", title(target), t.text());
+        }
+    }
+    out
+}
+
+/// Per element width: compressor + decompressor against the goals of issue #5.
+pub fn goals(figs: &Figures, markdown: bool) -> Option<String> {
+    let mut t = Table::new(
+        [
+            "E",
+            "bytes/cycle",
+            "comp + decomp GE",
+            "comb. GE",
+            "FF",
+            "max depth",
+            "bytes/cycle/kGE",
+            "vs EBPC",
+        ]
+        .map(String::from)
+        .to_vec(),
+    );
+    for e in [8u32, 16, 32] {
+        let get = |kind: &str| {
+            figs.get(&format!("cdma_zvc_{kind}_e{e}"))
+                .and_then(|b| b.targets.get("generic"))
+        };
+        let (Some(c), Some(d)) = (get("compressor"), get("decompressor")) else {
+            continue;
+        };
+        let sum = |k: &str| c.get(k).copied().unwrap_or(0.0) + d.get(k).copied().unwrap_or(0.0);
+        let depth = c
+            .get("depth")
+            .copied()
+            .unwrap_or(0.0)
+            .max(d.get("depth").copied().unwrap_or(0.0));
+        // One 32-element block per cycle in each direction.
+        let bytes = 32.0 * f64::from(e) / 8.0;
+        let per_kge = bytes / (sum("ge") / 1000.0);
+        let ebpc = EBPC_BYTES_PER_CYCLE / EBPC_KGE;
+        t.row(vec![
+            e.to_string(),
+            trim(bytes),
+            format!("{:.0}", sum("ge")),
+            format!("{:.0}", sum("ge_comb")),
+            trim(sum("ff")),
+            trim(depth),
+            format!("{per_kge:.2}"),
+            format!("{:.2}x", per_kge / ebpc),
+        ]);
+    }
+    if t.is_empty() {
+        return None;
+    }
+    let ebpc = format!(
+        "EBPC: {:.2} bytes/cycle/kGE ({EBPC_BYTES_PER_CYCLE} bytes/cycle, {EBPC_KGE} kGE); goals: \
+         E = 32 compressor + decompressor <= {GOAL_KGE_E32} kGE and <= {GOAL_DEPTH} gate levels, \
+         >= {GOAL_VS_EBPC}x EBPC's bytes/cycle/kGE",
+        EBPC_BYTES_PER_CYCLE / EBPC_KGE
+    );
+    Some(if markdown {
+        format!(
+            "**Goals (compressor + decompressor, generic)**\n\n{}\n{ebpc}.\n",
+            t.markdown()
+        )
+    } else {
+        format!(
+            "Goals (compressor + decompressor, generic)\n{}{ebpc}\n",
+            t.text()
+        )
+    })
+}
+
+/// Start marker of the generated section of synth/AREA.md.
+pub const BEGIN: &str =
+    "<!-- cdma-synth:begin (generated from synth/baseline.json by `cdma synth --write-doc`; do not edit by hand) -->";
+/// End marker.
+pub const END: &str = "<!-- cdma-synth:end -->";
+
+/// The generated section of synth/AREA.md: tool versions, tables, goals.
+pub fn doc_section(base: &super::baseline::Baseline) -> String {
+    let tools: Vec<String> = base.tools.values().cloned().collect();
+    let mut s = format!("Tools: {}.\n\n", tools.join("; "));
+    s += &tables(&base.blocks, true);
+    if let Some(g) = goals(&base.blocks, true) {
+        s += &g;
+    }
+    s
+}
+
+/// Replaces the text between the markers of `doc`.
+pub fn splice(doc: &str, body: &str) -> Result<String, String> {
+    match (doc.find(BEGIN), doc.find(END)) {
+        (Some(b), Some(e)) if b < e => Ok(format!("{}{BEGIN}\n{body}{}", &doc[..b], &doc[e..])),
+        _ => Err(format!(
+            "synth/AREA.md has no `{BEGIN}` ... `{END}` pair to write the figures between"
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::synth::baseline::Baseline;
+    use std::collections::BTreeMap;
+
+    fn block(top: &str, e: u32, target: &str, figs: &[(&str, f64)]) -> BlockFigures {
+        BlockFigures {
+            top: top.into(),
+            elem_bits: e,
+            targets: BTreeMap::from([(
+                target.to_owned(),
+                figs.iter().map(|(k, v)| (k.to_string(), *v)).collect(),
+            )]),
+            notes: BTreeMap::new(),
+        }
+    }
+
+    #[test]
+    fn goals_compare_bytes_per_cycle_per_kge_with_ebpc() {
+        let mut f = Figures::new();
+        let c = "cdma_zvc_compressor_e32";
+        let d = "cdma_zvc_decompressor_e32";
+        f.insert(
+            c.into(),
+            block(
+                c,
+                32,
+                "generic",
+                &[
+                    ("ge", 64000.0),
+                    ("ge_comb", 46000.0),
+                    ("ff", 3160.0),
+                    ("depth", 34.0),
+                ],
+            ),
+        );
+        f.insert(
+            d.into(),
+            block(
+                d,
+                32,
+                "generic",
+                &[
+                    ("ge", 56000.0),
+                    ("ge_comb", 50000.0),
+                    ("ff", 2000.0),
+                    ("depth", 40.0),
+                ],
+            ),
+        );
+        let g = goals(&f, false).unwrap();
+        // 128 bytes/cycle over 120 kGE = 1.07; EBPC 4 / 4.5 = 0.889: 1.20x.
+        assert!(g.contains("1.07") && g.contains("1.20x"), "{g}");
+        assert!(
+            g.contains("120000") && g.contains("96000") && g.contains("40"),
+            "{g}"
+        );
+        f.remove(d);
+        assert!(goals(&f, false).is_none(), "needs both blocks");
+    }
+
+    #[test]
+    fn tables_order_blocks_and_mark_missing_figures() {
+        let mut f = Figures::new();
+        f.insert(
+            "b_e16".into(),
+            block("b_e16", 16, "ice40", &[("lut4", 5.0)]),
+        );
+        f.insert(
+            "a_e8__dp".into(),
+            block("a_e8", 8, "ice40", &[("lut4", 2.0)]),
+        );
+        f.insert("a_e8".into(), block("a_e8", 8, "ice40", &[("lut4", 3.0)]));
+        let t = tables(&f, true);
+        let a = t.find("`a_e8`").unwrap();
+        let dp = t.find("`a_e8__dp`").unwrap();
+        let b = t.find("`b_e16`").unwrap();
+        assert!(a < dp && dp < b, "{t}");
+        assert!(t.contains("n/a"), "{t}");
+        assert!(
+            !t.contains("Standard cells"),
+            "no generic figures, no generic table"
+        );
+    }
+
+    #[test]
+    fn splice_keeps_the_rest_of_the_document() {
+        let doc = format!("# A\n\n{BEGIN}\nold\n{END}\n\nprose\n");
+        assert_eq!(
+            splice(&doc, "new\n").unwrap(),
+            format!("# A\n\n{BEGIN}\nnew\n{END}\n\nprose\n")
+        );
+        assert!(splice("# A\n", "x").is_err());
+    }
+
+    /// synth/AREA.md shows exactly the committed baseline: after `--update-baseline`, the same
+    /// change must run `cdma synth --write-doc`.
+    #[test]
+    fn area_md_shows_the_committed_baseline() {
+        let base: Baseline =
+            serde_json::from_str(include_str!("../../../synth/baseline.json")).unwrap();
+        let doc = include_str!("../../../synth/AREA.md");
+        let b = doc.find(BEGIN).expect("AREA.md has the begin marker") + BEGIN.len() + 1;
+        let e = doc.find(END).expect("AREA.md has the end marker");
+        assert_eq!(
+            &doc[b..e],
+            doc_section(&base),
+            "synth/AREA.md is out of date with synth/baseline.json: run `cdma synth --write-doc`"
+        );
+    }
+}
