@@ -585,6 +585,78 @@ pub fn bad_payload(engine: &EngineConfig, seed: u64) -> Scenario {
     b.finish()
 }
 
+/// A DECOMPRESS whose last chunk holds 40 elements (a final block of 8) and whose ZVC payload
+/// sets the mask bit of lane 20 in that block, with a non-zero element for it, index and
+/// header lengths adjusted (docs/FORMAT.md rule 17b: BAD_PAYLOAD after the first chunks were
+/// written).
+pub fn mask_past_end(engine: &EngineConfig, seed: u64) -> Scenario {
+    let mut b = builder("mask bit past the end", engine, seed);
+    let elem = engine.elem();
+    let eb = elem.bytes();
+    let bb = u64::from(engine.bus_bytes());
+    // Chunks large enough for the 40 elements of the last one.
+    let chunk = 7
+        .max(engine.bus_bytes().trailing_zeros())
+        .max((40 * eb).next_power_of_two().trailing_zeros()) as u8;
+    let mut data = relu_data(2 * (1 << chunk) / eb, elem, &mut b.rng);
+    // The last chunk: every third element non-zero, so it is stored ZVC.
+    for i in 0..40 {
+        let mut v = vec![0u8; eb];
+        if i % 3 == 0 {
+            v[0] = 1 + i as u8;
+        }
+        data.extend(v);
+    }
+    good_copy(&mut b, Some(codes::OK));
+    let i = b.next_index();
+    let f = place_frame(&mut b, &data, chunk, &format!("d{i} DECOMPRESS"), |m, p| {
+        let at = HEADER_LEN + 2 * INDEX_ENTRY_LEN;
+        assert_eq!(
+            N_CHUNKS_FIELD.get(m),
+            3,
+            "two full chunks and the 40 elements"
+        );
+        let mut e = IndexEntry::read(&m[HEADER_LEN..], 2);
+        assert!(!e.raw, "the last chunk is sparse");
+        let start = stored_offset(m, 2);
+        let mask0 = u32::from_le_bytes(p[start..start + 4].try_into().expect("4 bytes"));
+        let m1 = start + 4 + mask0.count_ones() as usize * eb;
+        p[m1 + 2] |= 1 << 4;
+        // Lane 20 follows every element of the block: its element ends the payload.
+        p.extend(std::iter::once(0x5A).chain(std::iter::repeat_n(0, eb - 1)));
+        e.stored_len += eb as u32;
+        m[at..at + 4].copy_from_slice(&e.to_word().to_le_bytes());
+        put(PAYLOAD_LEN_FIELD, m, p.len() as u64);
+        assert!(
+            matches!(
+                cdma_model::zvc::decode(&p[start..], elem, 40),
+                Err(cdma_model::FormatError::MaskBitsPastEnd { .. })
+            ),
+            "the patched chunk breaks rule 17b"
+        );
+    });
+    let dst = b.alloc(
+        u64::from(f.data_len),
+        bb,
+        RegionKind::Destination,
+        &format!("d{i} DECOMPRESS dst"),
+    );
+    b.push(
+        decompress_desc(
+            engine,
+            f.payload,
+            f.payload_len + eb as u32,
+            dst,
+            f.data_len,
+            f.meta,
+        ),
+        "DECOMPRESS mask bit past the end",
+        Some(codes::BAD_PAYLOAD),
+    );
+    good_copy(&mut b, Some(codes::OK));
+    b.finish()
+}
+
 /// Which operation overflows its destination.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Overflow {
@@ -836,6 +908,7 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
         v.push(bad_index(engine, next(), f));
     }
     v.push(bad_payload(engine, next()));
+    v.push(mask_past_end(engine, next()));
     for o in [
         Overflow::Copy,
         Overflow::CompressMidStream,

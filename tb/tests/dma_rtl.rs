@@ -119,16 +119,21 @@ fn edge_chains_on_every_top() {
 }
 
 /// Every fault scenario (bus errors, stop/continue, header, index, payload, overflow, bad
-/// descriptors, unsupported, unaligned), one engine reused across them.
+/// descriptors, unsupported, unaligned) on every engine configuration, one engine reused
+/// across the scenarios of a configuration.
 #[test]
 fn every_fault_matches_the_model() {
-    require_top();
-    let engine = engine_of(TOP).unwrap();
-    let mut bench = DmaBench::open(TOP, BenchConfig::random(1024, 7)).expect("bench");
-    let results: Vec<DmaResult> = fault_cases(&engine, 7)
-        .iter()
-        .map(|c| cdma_tb::dma::run_case_on(&mut bench, c))
-        .collect();
+    let mut results: Vec<DmaResult> = vec![];
+    for &(top, bits, _) in &DMA_TOPS {
+        require(top);
+        let engine = engine_of(top).unwrap();
+        let mut bench = DmaBench::open(top, BenchConfig::random(bits, 7)).expect("bench");
+        results.extend(
+            fault_cases(&engine, 7)
+                .iter()
+                .map(|c| cdma_tb::dma::run_case_on(&mut bench, c)),
+        );
+    }
     assert_clean(&results);
 }
 

@@ -23,7 +23,8 @@
 //!   chunk must decode to exactly its chunk length: a block past the end, or a chunk-last
 //!   block short of it, raises `error` (sticky until `start`), as does the decompressor's own
 //!   `error` (truncated block, bad count, and — `ZvcDecompressor::with_zero_check` — a zero
-//!   element under a set mask bit, docs/FORMAT.md rule 17c).
+//!   element under a set mask bit, docs/FORMAT.md rule 17c), as does a non-zero lane of the
+//!   chunk's final block past the chunk's end (a mask bit past the end, rule 17b).
 //! * **Reset and abort**: every child is reset by `rst | start | abort`, so `start` clears the
 //!   previous operation (and the decompressor's sticky error) and `abort` drops everything in
 //!   flight within one cycle. `idle` is low from `start` until the packer's last beat has been
@@ -40,10 +41,11 @@ use super::beat_fifo::{ChunkFifoE16, ChunkFifoE32, ChunkFifoE8};
 use super::check::{CL_BITS, LEN_BITS, OP_BITS};
 use super::chunk_mux::{ChunkMuxE16, ChunkMuxE32, ChunkMuxE8};
 use super::chunk_scan::{ChunkScanE16, ChunkScanE32, ChunkScanE8};
+use super::lane_glue::Thermo;
 use super::packer::{LanePackerE16, LanePackerE32, LanePackerE8};
 use super::splitter::{LaneSplitterE16, LaneSplitterE32, LaneSplitterE8};
 use crate::decompressor::{ZvcDecompressorE16, ZvcDecompressorE32, ZvcDecompressorE8};
-use crate::glue::{Join, ZeroExtend};
+use crate::glue::{Join, LaneAny, ZeroExtend};
 use cdma_spec::desc;
 
 macro_rules! datapath {
@@ -120,6 +122,10 @@ macro_rules! datapath {
             x_spl: ZeroExtend<$bw, $pw>,
             x_dec: ZeroExtend<$bw, $pw>,
             x_lanes: ZeroExtend<6, 7>,
+            // rule 17b: non-zero lanes of a decoded block past its chunk's end
+            dec_nz: LaneAny<$e, $bw>,
+            dec_th: Thermo<32, 1, 32>,
+            dec_past: Signal<Local, Bit>,
             j_flags: Join<1, 1, 2>,
             j_hi: Join<6, 2, 8>,
             j_word: Join<$bw, 8, $fw>,
@@ -216,6 +222,9 @@ macro_rules! datapath {
                     x_spl: Default::default(),
                     x_dec: Default::default(),
                     x_lanes: Default::default(),
+                    dec_nz: Default::default(),
+                    dec_th: Default::default(),
+                    dec_past: Default::default(),
                     j_flags: Default::default(),
                     j_hi: Default::default(),
                     j_word: Default::default(),
@@ -366,6 +375,13 @@ macro_rules! datapath {
                 if !(self.blk_left.val() > self.k32.val()) {
                     self.blk_cnt.next = self.blk_left.val().get_bits::<7>(0);
                 }
+                // A decoded block's lanes at or past its chunk's end must be zero: with the
+                // zero check, a non-zero lane is exactly a set mask bit, and a mask bit past
+                // the end is docs/FORMAT.md rule 17b (BAD_PAYLOAD). Only the chunk's final
+                // block can have such lanes (`blk_cnt` < 32).
+                self.dec_nz.x.next = self.zdec.out_data.val();
+                self.dec_th.n.next = self.blk_cnt.val();
+                self.dec_past.next = (self.dec_nz.y.val() & !self.dec_th.y.val()).any();
                 // ---- packer source
                 self.packer.in_data.next = self.x_in.y.val();
                 self.packer.in_count.next = self.x_lanes.y.val();
@@ -444,6 +460,9 @@ macro_rules! datapath {
                 }
                 // ---- ZVC chunk length checks
                 if self.zfire.val() {
+                    if self.dec_past.val() {
+                        self.err.d.next = true;
+                    }
                     self.ocnt.d.next = self.ocnt.q.val() + self.k32.val();
                     if self.zdec.out_last.val() {
                         self.ocnt.d.next = self.zero.val();
@@ -488,3 +507,94 @@ datapath!(
     DatapathE32, ChunkScanE32, ChunkFifoE32, ChunkMuxE32, LaneSplitterE32, ZvcDecompressorE32,
     LanePackerE32, e: 32, lgeb: 2, bw: 1024, pw: 1056, sw: 128, fw: 1032
 );
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::*;
+    use cdma_model::{zvc, ElemWidth, FormatError};
+
+    /// DECOMPRESS of one ZVC chunk of `n` bytes stored as `payload` through `DatapathE8`
+    /// (128-byte chunks, always ready); returns the bytes written (by strobe) and whether
+    /// `error` rose.
+    fn decompress_e8(payload: &[u8], n: usize) -> (Vec<u8>, bool) {
+        let mut uut = reset_block!(DatapathE8);
+        uut.op.next = desc::OP_DECOMPRESS.into();
+        uut.src_len.next = (payload.len() as u64).into();
+        uut.chunk_log2.next = 7.into();
+        uut.start.next = true;
+        settle(&mut uut);
+        clock_cycle!(&mut uut);
+        uut.start.next = false;
+        uut.ck_stored_len.next = (payload.len() as u64).into();
+        uut.ck_raw.next = false;
+        uut.ck_chunk_len.next = (n as u64).into();
+        uut.ck_last.next = true;
+        uut.ck_valid.next = true;
+        uut.dec_ready.next = true;
+        let beats: Vec<Vec<u64>> = payload
+            .chunks(32)
+            .map(|b| {
+                let mut l: Vec<u64> = b.iter().map(|&x| u64::from(x)).collect();
+                l.resize(32, 0xEE);
+                l
+            })
+            .collect();
+        let (mut bytes, mut error, mut idx, mut done) = (vec![], false, 0, false);
+        for _ in 0..200 {
+            uut.in_valid.next = idx < beats.len();
+            if idx < beats.len() {
+                uut.in_data.next = to_bus::<256>(&beats[idx], 8);
+            }
+            uut.out_ready.next = true;
+            settle(&mut uut);
+            let took_cmd = uut.ck_valid.val() && uut.ck_ready.val();
+            if uut.out_valid.val() && !done {
+                let lanes = from_bus::<256>(uut.out_data.val(), 8, 32);
+                let n = uut.out_strb.val().to_u64().count_ones() as usize;
+                bytes.extend(lanes[..n].iter().map(|&x| x as u8));
+                done = uut.out_last.val();
+            }
+            if uut.in_valid.val() && uut.in_ready.val() {
+                idx += 1;
+            }
+            error |= uut.error.val();
+            clock_cycle!(&mut uut);
+            if took_cmd {
+                uut.ck_valid.next = false;
+            }
+        }
+        assert_eq!(idx, beats.len(), "the payload was not all taken");
+        (bytes, error)
+    }
+
+    /// docs/FORMAT.md rule 17b: in a chunk of 40 elements, the final block holds 8; a mask bit
+    /// for lane 20 of that block (with a non-zero element, so rule 17c holds) is an error.
+    #[test]
+    fn e8_decompress_flags_a_mask_bit_past_the_chunk_end() {
+        let mut data = vec![0u8; 40];
+        data[3] = 7;
+        data[17] = 9;
+        data[30] = 1;
+        for (i, x) in data[32..].iter_mut().enumerate() {
+            *x = i as u8 + 1;
+        }
+        let good = zvc::encode(&data, ElemWidth::W8).unwrap();
+        let (bytes, error) = decompress_e8(&good, data.len());
+        assert!(!error, "a good chunk raised error");
+        assert_eq!(bytes, data);
+
+        // Block 1's mask is after block 0's mask and its 3 elements; its elements end the
+        // payload, so lane 20's element goes last.
+        let mut bad = good.clone();
+        bad[4 + 3 + 2] |= 1 << 4;
+        bad.push(0x55);
+        assert!(matches!(
+            zvc::decode(&bad, ElemWidth::W8, data.len()),
+            Err(FormatError::MaskBitsPastEnd { .. })
+        ));
+        let (bytes, error) = decompress_e8(&bad, data.len());
+        assert!(error, "a mask bit past the chunk end was accepted");
+        assert_eq!(bytes, data, "nothing past the chunk end is written");
+    }
+}
