@@ -3,6 +3,7 @@
 //! the throughput pair at a fixed 100-cycle latency, all compared with the golden model
 //! (`cdma_tb::dma`). One table row per case group, named by the top.
 
+use cdma_analysis::table::Table;
 use cdma_corpus::Corpus;
 use cdma_tb::dma::{
     engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
@@ -125,29 +126,42 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     Ok(results)
 }
 
-/// One table over the tops' results (a row per top and case group), then the throughput
-/// lines.
+/// One table over the tops' results (a row per top and case group, a rule between tops),
+/// then the throughput lines.
 pub fn render(by_top: &[(String, Vec<DmaResult>)]) -> String {
-    let mut s = String::from(
-        "| block | cases | chains | mismatches | COMPRESS ratio | cycles |\n|---|---|---|---|---|---|\n",
+    let mut t = Table::new(
+        [
+            "DMA top",
+            "group",
+            "cases",
+            "chains run",
+            "mismatches",
+            "COMPRESS ratio",
+            "cycles",
+        ]
+        .map(String::from)
+        .to_vec(),
     );
-    for (top, results) in by_top {
-        s += &rows(top, results);
+    for (i, (top, results)) in by_top.iter().enumerate() {
+        if i > 0 {
+            t.rule();
+        }
+        rows(&mut t, top, results);
     }
+    let mut s = t.text();
     for (top, results) in by_top {
         s += &throughput_lines(top, results);
     }
     s
 }
 
-fn rows(top: &str, results: &[DmaResult]) -> String {
+fn rows(t: &mut Table, top: &str, results: &[DmaResult]) {
     let mut groups: Vec<String> = Vec::new();
     for r in results {
         if !groups.contains(&r.group) {
             groups.push(r.group.clone());
         }
     }
-    let mut s = String::new();
     for g in &groups {
         let rs: Vec<&DmaResult> = results.iter().filter(|r| &r.group == g).collect();
         let raw: u64 = rs.iter().map(|r| r.raw_bytes).sum();
@@ -157,15 +171,16 @@ fn rows(top: &str, results: &[DmaResult]) -> String {
         } else {
             "-".into()
         };
-        s.push_str(&format!(
-            "| {top} {g} | {} | {} | {} | {ratio} | {} |\n",
-            rs.len(),
-            rs.iter().map(|r| r.runs).sum::<usize>(),
-            rs.iter().map(|r| r.mismatches).sum::<usize>(),
-            rs.iter().map(|r| r.cycles).sum::<u64>(),
-        ));
+        t.row(vec![
+            top.to_owned(),
+            g.clone(),
+            rs.len().to_string(),
+            rs.iter().map(|r| r.runs).sum::<usize>().to_string(),
+            rs.iter().map(|r| r.mismatches).sum::<usize>().to_string(),
+            ratio,
+            rs.iter().map(|r| r.cycles).sum::<u64>().to_string(),
+        ]);
     }
-    s
 }
 
 fn throughput_lines(top: &str, results: &[DmaResult]) -> String {
