@@ -16,14 +16,7 @@ pub struct Args {
 
 /// Runs `cdma gen`.
 pub fn run(a: Args) -> CliResult {
-    let elems: Vec<u32> = if a.elems.is_empty() {
-        vec![8, 16, 32]
-    } else {
-        a.elems
-            .iter()
-            .map(|s| s.parse().expect("validated by clap"))
-            .collect()
-    };
+    let elems = crate::elems_or_all(&a.elems);
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;
     let mut manifest = Vec::new();

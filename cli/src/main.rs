@@ -65,6 +65,18 @@ fn main() -> ExitCode {
 /// Errors reach the user as one line of text.
 pub type CliResult = Result<(), String>;
 
+/// The element widths of repeated `--elem` options (clap has checked each is 8, 16 or 32);
+/// all three when none was given.
+pub fn elems_or_all(elems: &[String]) -> Vec<u32> {
+    if elems.is_empty() {
+        return vec![8, 16, 32];
+    }
+    elems
+        .iter()
+        .map(|s| s.parse().expect("validated by clap"))
+        .collect()
+}
+
 /// Parses `--elem` values.
 pub fn parse_elem(s: &str) -> Result<cdma_model::ElemWidth, String> {
     let bits: u32 = s

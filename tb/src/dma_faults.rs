@@ -150,6 +150,37 @@ fn place_frame(
     }
 }
 
+/// Allocates a destination of `f`'s data length and pushes the DECOMPRESS of `f` into it,
+/// reading `extra` bytes past the payload length the frame had before its patch.
+fn push_decompress(
+    b: &mut ChainBuilder,
+    f: &PlacedFrame,
+    extra: u32,
+    label: &str,
+    intent: ErrorCode,
+) {
+    let engine = b.engine();
+    let i = b.next_index();
+    let dst = b.alloc(
+        u64::from(f.data_len),
+        u64::from(engine.bus_bytes()),
+        RegionKind::Destination,
+        &format!("d{i} DECOMPRESS dst"),
+    );
+    b.push(
+        decompress_desc(
+            &engine,
+            f.payload,
+            f.payload_len + extra,
+            dst,
+            f.data_len,
+            f.meta,
+        ),
+        label,
+        Some(intent),
+    );
+}
+
 /// Byte offset in the payload where chunk `i`'s stored bytes start.
 fn stored_offset(meta: &[u8], i: usize) -> usize {
     (0..i)
@@ -484,7 +515,6 @@ pub fn bad_index(engine: &EngineConfig, seed: u64, fault: IndexFault) -> Scenari
     let mut b = builder(&format!("index {fault:?}"), engine, seed);
     let elem = engine.elem();
     let eb = elem.bytes() as u64;
-    let bb = u64::from(engine.bus_bytes());
     let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
     let mut data = relu_data(6 * (1 << chunk) / eb as usize, elem, &mut b.rng);
     // Chunk 3 incompressible (no zero element), so a raw entry exists.
@@ -527,23 +557,12 @@ pub fn bad_index(engine: &EngineConfig, seed: u64, fault: IndexFault) -> Scenari
             }
         }
     });
-    let dst = b.alloc(
-        u64::from(f.data_len),
-        bb,
-        RegionKind::Destination,
-        &format!("d{i} DECOMPRESS dst"),
-    );
-    b.push(
-        decompress_desc(
-            engine,
-            f.payload,
-            f.payload_len + extra,
-            dst,
-            f.data_len,
-            f.meta,
-        ),
+    push_decompress(
+        &mut b,
+        &f,
+        extra,
         &format!("DECOMPRESS index {fault:?}"),
-        Some(codes::BAD_INDEX),
+        codes::BAD_INDEX,
     );
     good_copy(&mut b, Some(codes::OK));
     b.finish()
@@ -555,7 +574,6 @@ pub fn bad_payload(engine: &EngineConfig, seed: u64) -> Scenario {
     let mut b = builder("bad payload", engine, seed);
     let elem = engine.elem();
     let eb = elem.bytes();
-    let bb = u64::from(engine.bus_bytes());
     let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
     let data = relu_data(4 * (1 << chunk) / eb, elem, &mut b.rng);
     good_copy(&mut b, Some(codes::OK));
@@ -570,17 +588,7 @@ pub fn bad_payload(engine: &EngineConfig, seed: u64) -> Scenario {
         }
         p[at + 4..at + 4 + eb].fill(0);
     });
-    let dst = b.alloc(
-        u64::from(f.data_len),
-        bb,
-        RegionKind::Destination,
-        &format!("d{i} DECOMPRESS dst"),
-    );
-    b.push(
-        decompress_desc(engine, f.payload, f.payload_len, dst, f.data_len, f.meta),
-        "DECOMPRESS bad payload",
-        Some(codes::BAD_PAYLOAD),
-    );
+    push_decompress(&mut b, &f, 0, "DECOMPRESS bad payload", codes::BAD_PAYLOAD);
     good_copy(&mut b, Some(codes::OK));
     b.finish()
 }
@@ -593,7 +601,6 @@ pub fn mask_past_end(engine: &EngineConfig, seed: u64) -> Scenario {
     let mut b = builder("mask bit past the end", engine, seed);
     let elem = engine.elem();
     let eb = elem.bytes();
-    let bb = u64::from(engine.bus_bytes());
     // Chunks large enough for the 40 elements of the last one.
     let chunk = 7
         .max(engine.bus_bytes().trailing_zeros())
@@ -635,23 +642,12 @@ pub fn mask_past_end(engine: &EngineConfig, seed: u64) -> Scenario {
             "the patched chunk breaks rule 17b"
         );
     });
-    let dst = b.alloc(
-        u64::from(f.data_len),
-        bb,
-        RegionKind::Destination,
-        &format!("d{i} DECOMPRESS dst"),
-    );
-    b.push(
-        decompress_desc(
-            engine,
-            f.payload,
-            f.payload_len + eb as u32,
-            dst,
-            f.data_len,
-            f.meta,
-        ),
+    push_decompress(
+        &mut b,
+        &f,
+        eb as u32,
         "DECOMPRESS mask bit past the end",
-        Some(codes::BAD_PAYLOAD),
+        codes::BAD_PAYLOAD,
     );
     good_copy(&mut b, Some(codes::OK));
     b.finish()
@@ -955,7 +951,6 @@ pub fn throughput_compress(engine: &EngineConfig, data: &[u8], seed: u64) -> Sce
 /// of the throughput goal.
 pub fn throughput_decompress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
     let mut b = builder("throughput DECOMPRESS", engine, seed);
-    let bb = u64::from(engine.bus_bytes());
     let f = place_frame(
         &mut b,
         data,
@@ -963,17 +958,7 @@ pub fn throughput_decompress(engine: &EngineConfig, data: &[u8], seed: u64) -> S
         "d0 DECOMPRESS",
         |_, _| {},
     );
-    let dst = b.alloc(
-        u64::from(f.data_len),
-        bb,
-        RegionKind::Destination,
-        "d0 DECOMPRESS dst",
-    );
-    b.push(
-        decompress_desc(engine, f.payload, f.payload_len, dst, f.data_len, f.meta),
-        "DECOMPRESS (throughput)",
-        Some(codes::OK),
-    );
+    push_decompress(&mut b, &f, 0, "DECOMPRESS (throughput)", codes::OK);
     b.finish()
 }
 

@@ -429,14 +429,7 @@ fn load_reports(
 
 /// Runs `cdma synth`.
 pub fn run(a: Args) -> CliResult {
-    let elems: Vec<u32> = if a.elems.is_empty() {
-        vec![8, 16, 32]
-    } else {
-        a.elems
-            .iter()
-            .map(|s| s.parse().expect("validated by clap"))
-            .collect()
-    };
+    let elems = crate::elems_or_all(&a.elems);
     let targets: Vec<Target> = if a.targets.is_empty() {
         Target::ALL.to_vec()
     } else {
