@@ -547,6 +547,9 @@ pub fn run(a: Args) -> CliResult {
         if let Some(g) = render::goals(&figs, false) {
             print!("{g}");
         }
+        if let Some(d) = render::dma_breakdown(&figs, false) {
+            print!("{d}");
+        }
     }
 
     if a.update_baseline {

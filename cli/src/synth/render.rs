@@ -159,19 +159,84 @@ pub fn goals(figs: &Figures, markdown: bool) -> Option<String> {
     })
 }
 
+/// Parts of a DMA top in the breakdown table: block suffix and column label.
+const DMA_PARTS: [(&str, &str); 5] = [
+    ("__dp", "datapath"),
+    ("__ctl", "controller"),
+    ("__rd", "read master"),
+    ("__csr", "CSR"),
+    ("__wr", "write master"),
+];
+
+/// Per DMA top: its generic GE and what its parts take of it, flip-flops, memory bits and
+/// depth (the parts' GE do not add up to the top's exactly: glue between them, and Yosys
+/// optimises across the boundaries of the flattened top).
+pub fn dma_breakdown(figs: &Figures, markdown: bool) -> Option<String> {
+    let mut header = vec!["top".to_owned(), "E".to_owned(), "kGE".to_owned()];
+    header.extend(DMA_PARTS.iter().map(|(_, l)| format!("{l} kGE")));
+    header.extend(["FF", "memory kbit", "depth"].map(String::from));
+    let mut t = Table::new(header);
+    let generic = |name: &str| figs.get(name).and_then(|b| b.targets.get("generic"));
+    let kge =
+        |f: Option<&std::collections::BTreeMap<String, f64>>| match f.and_then(|f| f.get("ge")) {
+            Some(v) => format!("{:.1}", v / 1000.0),
+            None => "n/a".to_owned(),
+        };
+    for (name, b) in ordered(figs) {
+        if !b.top.starts_with("cdma_dma") || *name != b.top {
+            continue;
+        }
+        let Some(f) = generic(name) else { continue };
+        let get = |k: &str| f.get(k).copied().unwrap_or(0.0);
+        let mut row = vec![
+            if markdown {
+                format!("`{name}`")
+            } else {
+                name.clone()
+            },
+            b.elem_bits.to_string(),
+            kge(Some(f)),
+        ];
+        row.extend(
+            DMA_PARTS
+                .iter()
+                .map(|(part, _)| kge(generic(&format!("{name}{part}")))),
+        );
+        row.extend([
+            trim(get("ff")),
+            format!("{:.1}", get("mem_bits") / 1000.0),
+            trim(get("depth")),
+        ]);
+        t.row(row);
+    }
+    if t.is_empty() {
+        return None;
+    }
+    let title = "DMA engine tops and their parts (generic; memories apart)";
+    Some(if markdown {
+        format!("**{title}**\n\n{}\n", t.markdown())
+    } else {
+        format!("{title}\n{}", t.text())
+    })
+}
+
 /// Start marker of the generated section of synth/AREA.md.
 pub const BEGIN: &str =
     "<!-- cdma-synth:begin (generated from synth/baseline.json by `cdma synth --write-doc`; do not edit by hand) -->";
 /// End marker.
 pub const END: &str = "<!-- cdma-synth:end -->";
 
-/// The generated section of synth/AREA.md: tool versions, tables, goals.
+/// The generated section of synth/AREA.md: tool versions, tables, goals, DMA breakdown.
 pub fn doc_section(base: &super::baseline::Baseline) -> String {
     let tools: Vec<String> = base.tools.values().cloned().collect();
     let mut s = format!("Tools: {}.\n\n", tools.join("; "));
     s += &tables(&base.blocks, true);
     if let Some(g) = goals(&base.blocks, true) {
         s += &g;
+    }
+    if let Some(d) = dma_breakdown(&base.blocks, true) {
+        s += "\n";
+        s += &d;
     }
     s
 }
@@ -269,6 +334,47 @@ mod tests {
         assert!(
             !t.contains("Standard cells"),
             "no generic figures, no generic table"
+        );
+    }
+
+    #[test]
+    fn dma_breakdown_shows_each_top_with_its_parts() {
+        let mut f = Figures::new();
+        let t = "cdma_dma_x";
+        f.insert(
+            t.into(),
+            block(
+                t,
+                8,
+                "generic",
+                &[
+                    ("ge", 115260.0),
+                    ("ff", 6318.0),
+                    ("mem_bits", 109600.0),
+                    ("depth", 65.0),
+                ],
+            ),
+        );
+        f.insert(
+            format!("{t}__dp"),
+            block(t, 8, "generic", &[("ge", 77602.0)]),
+        );
+        f.insert(
+            "cdma_zvc_compressor_e8".into(),
+            block("cdma_zvc_compressor_e8", 8, "generic", &[("ge", 1.0)]),
+        );
+        let d = dma_breakdown(&f, true).unwrap();
+        assert!(
+            d.contains(
+                "| `cdma_dma_x` | 8 | 115.3 | 77.6 | n/a | n/a | n/a | n/a | 6318 | 109.6 | 65 |"
+            ),
+            "{d}"
+        );
+        assert!(!d.contains("cdma_dma_x__dp`") && !d.contains("zvc"), "{d}");
+        f.remove(t);
+        assert!(
+            dma_breakdown(&f, true).is_none(),
+            "a part without its top is no row"
         );
     }
 
