@@ -32,6 +32,24 @@ fn title(target: &str) -> &'static str {
     }
 }
 
+/// A block's name in a table cell (as code in markdown).
+fn name_cell(name: &str, markdown: bool) -> String {
+    if markdown {
+        format!("`{name}`")
+    } else {
+        name.to_owned()
+    }
+}
+
+/// A table under its title: a `**bold**` paragraph in markdown, a line on the terminal.
+fn titled(title: &str, t: &Table, markdown: bool) -> String {
+    if markdown {
+        format!("**{title}**\n\n{}", t.markdown())
+    } else {
+        format!("{title}\n{}", t.text())
+    }
+}
+
 /// Blocks in report order: by element width, ZVC tops before the DMA, each top before its
 /// submodules.
 pub fn ordered(figs: &Figures) -> Vec<(&String, &BlockFigures)> {
@@ -66,14 +84,7 @@ pub fn tables(figs: &Figures, markdown: bool) -> String {
             }
             last_e = Some(b.elem_bits);
             let f = &b.targets[target];
-            let mut row = vec![
-                if markdown {
-                    format!("`{name}`")
-                } else {
-                    name.clone()
-                },
-                b.elem_bits.to_string(),
-            ];
+            let mut row = vec![name_cell(name, markdown), b.elem_bits.to_string()];
             row.extend(ms.iter().map(|m| match f.get(m.key) {
                 Some(v) => format!("{v:.*}", m.decimals),
                 None => "n/a".to_owned(),
@@ -83,11 +94,8 @@ pub fn tables(figs: &Figures, markdown: bool) -> String {
             }
             t.row(row);
         }
-        if markdown {
-            out += &format!("**{}**\n\n{}\n", title(target), t.markdown());
-        } else {
-            out += &format!("{}\n{}\n", title(target), t.text());
-        }
+        out += &titled(title(target), &t, markdown);
+        out += "\n";
     }
     out
 }
@@ -146,16 +154,11 @@ pub fn goals(figs: &Figures, markdown: bool) -> Option<String> {
          >= {GOAL_VS_EBPC}x EBPC's bytes/cycle/kGE",
         EBPC_BYTES_PER_CYCLE / EBPC_KGE
     );
+    let t = titled("Goals (compressor + decompressor, generic)", &t, markdown);
     Some(if markdown {
-        format!(
-            "**Goals (compressor + decompressor, generic)**\n\n{}\n{ebpc}.\n",
-            t.markdown()
-        )
+        format!("{t}\n{ebpc}.\n")
     } else {
-        format!(
-            "Goals (compressor + decompressor, generic)\n{}{ebpc}\n",
-            t.text()
-        )
+        format!("{t}{ebpc}\n")
     })
 }
 
@@ -189,11 +192,7 @@ pub fn dma_breakdown(figs: &Figures, markdown: bool) -> Option<String> {
         let Some(f) = generic(name) else { continue };
         let get = |k: &str| f.get(k).copied().unwrap_or(0.0);
         let mut row = vec![
-            if markdown {
-                format!("`{name}`")
-            } else {
-                name.clone()
-            },
+            name_cell(name, markdown),
             b.elem_bits.to_string(),
             kge(Some(f)),
         ];
@@ -213,11 +212,7 @@ pub fn dma_breakdown(figs: &Figures, markdown: bool) -> Option<String> {
         return None;
     }
     let title = "DMA engine tops and their parts (generic; memories apart)";
-    Some(if markdown {
-        format!("**{title}**\n\n{}\n", t.markdown())
-    } else {
-        format!("{title}\n{}", t.text())
-    })
+    Some(titled(title, &t, markdown) + "\n")
 }
 
 /// Start marker of the generated section of synth/AREA.md.
