@@ -180,11 +180,10 @@ pub fn dma_breakdown(figs: &Figures, markdown: bool) -> Option<String> {
     header.extend(["FF", "memory kbit", "depth"].map(String::from));
     let mut t = Table::new(header);
     let generic = |name: &str| figs.get(name).and_then(|b| b.targets.get("generic"));
-    let kge =
-        |f: Option<&std::collections::BTreeMap<String, f64>>| match f.and_then(|f| f.get("ge")) {
-            Some(v) => format!("{:.1}", v / 1000.0),
-            None => "n/a".to_owned(),
-        };
+    let kge = |name: &str| match generic(name).and_then(|f| f.get("ge")) {
+        Some(v) => format!("{:.1}", v / 1000.0),
+        None => "n/a".to_owned(),
+    };
     for (name, b) in ordered(figs) {
         if !b.top.starts_with("cdma_dma") || *name != b.top {
             continue;
@@ -194,12 +193,12 @@ pub fn dma_breakdown(figs: &Figures, markdown: bool) -> Option<String> {
         let mut row = vec![
             name_cell(name, markdown),
             b.elem_bits.to_string(),
-            kge(Some(f)),
+            kge(name),
         ];
         row.extend(
             DMA_PARTS
                 .iter()
-                .map(|(part, _)| kge(generic(&format!("{name}{part}")))),
+                .map(|(part, _)| kge(&format!("{name}{part}"))),
         );
         row.extend([
             trim(get("ff")),
