@@ -11,7 +11,6 @@
 //! the frame the engine writes is the one of [`crate::compress_chunked`], with header + index
 //! at `meta_addr` and the payload at `dst_addr`.
 
-use std::collections::HashMap;
 use std::ops::Range;
 
 use cdma_spec::csr;
@@ -22,6 +21,7 @@ pub use cdma_spec::error as codes;
 pub use cdma_spec::error::ErrorCode;
 
 use crate::frame::{decode_chunk, encode_chunk};
+use crate::paged::PagedBytes;
 use crate::spec::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
 use crate::ElemWidth;
 
@@ -67,19 +67,15 @@ fn span(addr: u64, len: u64) -> Result<Range<u64>, BusFault> {
     })
 }
 
-const PAGE_LOG2: u32 = 12;
-const PAGE: usize = 1 << PAGE_LOG2;
-
-/// A sparse memory for tests: 4 KiB pages allocated on first write, unwritten bytes read as
-/// a fill byte, and address ranges that fail reads or writes with a chosen response.
+/// A sparse memory for tests: a [`PagedBytes`] store (unwritten bytes read as a fill byte)
+/// plus address ranges that fail reads or writes with a chosen response.
 ///
 /// A read or write fails if any of its bytes lies in an error range of its kind; a failing
 /// write writes nothing. The engine reads whole bus beats (see [`run_chain`]), so a read
 /// error range also fails reads of bytes next to it in the same beat.
 #[derive(Clone, Debug)]
 pub struct SparseMemory {
-    pages: HashMap<u64, Box<[u8; PAGE]>>,
-    fill: u8,
+    bytes: PagedBytes,
     read_errors: Vec<(Range<u64>, BusError)>,
     write_errors: Vec<(Range<u64>, BusError)>,
 }
@@ -88,8 +84,7 @@ impl SparseMemory {
     /// An empty memory whose every byte reads `fill` until written.
     pub fn new(fill: u8) -> SparseMemory {
         SparseMemory {
-            pages: HashMap::new(),
-            fill,
+            bytes: PagedBytes::new(fill),
             read_errors: Vec::new(),
             write_errors: Vec::new(),
         }
@@ -114,67 +109,20 @@ impl SparseMemory {
     /// Writes `data` at `addr`, ignoring error ranges (test set-up). Panics if the range
     /// leaves the address space.
     pub fn load(&mut self, addr: u64, data: &[u8]) {
-        let r = span(addr, data.len() as u64).expect("load inside the address space");
-        let mut a = r.start;
-        let mut rest = data;
-        while !rest.is_empty() {
-            let off = (a as usize) & (PAGE - 1);
-            let n = rest.len().min(PAGE - off);
-            let fill = self.fill;
-            let page = self
-                .pages
-                .entry(a >> PAGE_LOG2)
-                .or_insert_with(|| Box::new([fill; PAGE]));
-            page[off..off + n].copy_from_slice(&rest[..n]);
-            rest = &rest[n..];
-            a += n as u64;
-        }
+        span(addr, data.len() as u64).expect("load inside the address space");
+        self.bytes.write(addr, data);
     }
 
     /// Reads `len` bytes at `addr`, ignoring error ranges (test inspection). Panics if the
     /// range leaves the address space.
     pub fn peek(&self, addr: u64, len: usize) -> Vec<u8> {
-        let r = span(addr, len as u64).expect("peek inside the address space");
-        let mut out = Vec::with_capacity(len);
-        let mut a = r.start;
-        while a < r.end {
-            let off = (a as usize) & (PAGE - 1);
-            let n = ((r.end - a) as usize).min(PAGE - off);
-            match self.pages.get(&(a >> PAGE_LOG2)) {
-                Some(p) => out.extend_from_slice(&p[off..off + n]),
-                None => out.extend(std::iter::repeat_n(self.fill, n)),
-            }
-            a += n as u64;
-        }
-        out
+        span(addr, len as u64).expect("peek inside the address space");
+        self.bytes.read(addr, len)
     }
 
     /// The byte ranges (merged, ascending) where `self` and `other` differ.
     pub fn diff(&self, other: &SparseMemory) -> Vec<Range<u64>> {
-        let mut keys: Vec<u64> = self
-            .pages
-            .keys()
-            .chain(other.pages.keys())
-            .copied()
-            .collect();
-        keys.sort_unstable();
-        keys.dedup();
-        let mut out: Vec<Range<u64>> = Vec::new();
-        for k in keys {
-            let base = k << PAGE_LOG2;
-            let a = self.peek(base, PAGE);
-            let b = other.peek(base, PAGE);
-            for (i, (x, y)) in a.iter().zip(&b).enumerate() {
-                if x != y {
-                    let at = base + i as u64;
-                    match out.last_mut() {
-                        Some(r) if r.end == at => r.end = at + 1,
-                        _ => out.push(at..at + 1),
-                    }
-                }
-            }
-        }
-        out
+        self.bytes.diff(&other.bytes)
     }
 
     fn fault(errors: &[(Range<u64>, BusError)], r: &Range<u64>) -> Option<BusFault> {

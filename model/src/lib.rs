@@ -13,6 +13,8 @@
 //! * [`spec`] re-exports the frame layout of `cdma_spec::frame` with typed header and index
 //!   entries; a test checks docs/FORMAT.md against it.
 //! * [`dma`] is the golden model of the DMA engine: descriptor chains over a byte memory.
+//! * [`rng`] is the one seeded pseudo-random generator of tests and testbenches; [`paged`]
+//!   the one sparse byte store (model memory and the testbench's AXI memory).
 //! * [`synthetic`] builds deterministic edge-case tensors for tests and testbenches.
 
 #![forbid(unsafe_op_in_unsafe_fn)]
@@ -20,6 +22,8 @@
 
 pub mod dma;
 pub mod frame;
+pub mod paged;
+pub mod rng;
 pub mod spec;
 pub mod synthetic;
 pub mod zvc;

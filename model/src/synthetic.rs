@@ -6,19 +6,8 @@
 //! single-bit element, and every length from 0 to 100 elements that is not a multiple of 32
 //! (partial final blocks). The real corpus is never used here.
 
+use crate::rng::XorShift64;
 use crate::ElemWidth;
-
-/// Tiny xorshift64 generator: deterministic, no dependency, good enough for test patterns.
-struct XorShift(u64);
-
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
 
 /// Element bit patterns of one width, as u32 values (only the low `bits` bits are used).
 struct Patterns {
@@ -90,7 +79,7 @@ fn to_bytes(elems: &[u32], elem: ElemWidth) -> Vec<u8> {
 }
 
 /// A non-zero element value (low `bits` bits never all zero).
-fn nonzero(rng: &mut XorShift, elem: ElemWidth) -> u32 {
+fn nonzero(rng: &mut XorShift64, elem: ElemWidth) -> u32 {
     let mask = if elem.bits() == 32 {
         u32::MAX
     } else {
@@ -108,7 +97,7 @@ fn nonzero(rng: &mut XorShift, elem: ElemWidth) -> u32 {
 /// unique and say what the tensor holds (`n` in a name is its element count). Every tensor is
 /// a whole number of `elem`-wide elements. The same width always yields the same list.
 pub fn edge_tensors(elem: ElemWidth) -> Vec<(String, Vec<u8>)> {
-    let mut rng = XorShift(0x9E37_79B9_7F4A_7C15 ^ u64::from(elem.bits()));
+    let mut rng = XorShift64::new(0x9E37_79B9_7F4A_7C15 ^ u64::from(elem.bits()));
     let mut t: Vec<(String, Vec<u8>)> = Vec::new();
     let mut add = |name: String, elems: Vec<u32>| t.push((name, to_bytes(&elems, elem)));
 
