@@ -117,7 +117,8 @@ mod tests {
         m.write(PAGE_BYTES - 7, &data);
         assert_eq!(m.read(PAGE_BYTES - 7, 20), data);
         assert_eq!(m.read(PAGE_BYTES - 8, 1), [0xA5]);
-        assert_eq!(m.page_mut(PAGE_BYTES)[12], 0xA5);
+        assert_eq!(m.page_mut(PAGE_BYTES)[12], 19);
+        assert_eq!(m.page_mut(PAGE_BYTES)[13], 0xA5);
         assert_eq!(m.page_mut(PAGE_BYTES)[0], 7);
     }
 
