@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 /// The files of synth/ that every run directory gets.
 pub const SYNTH_FILES: [(&str, &str); 7] = [
-    ("cells.lib", include_str!("../../../synth/cells.lib")),
-    ("check.ys", include_str!("../../../synth/check.ys")),
-    ("generic.ys", include_str!("../../../synth/generic.ys")),
-    ("ice40.ys", include_str!("../../../synth/ice40.ys")),
-    ("xilinx.ys", include_str!("../../../synth/xilinx.ys")),
-    ("abc_lib.abc", include_str!("../../../synth/abc_lib.abc")),
-    ("abc_lut.abc", include_str!("../../../synth/abc_lut.abc")),
+    ("cells.lib", include_str!("../cells.lib")),
+    ("check.ys", include_str!("../check.ys")),
+    ("generic.ys", include_str!("../generic.ys")),
+    ("ice40.ys", include_str!("../ice40.ys")),
+    ("xilinx.ys", include_str!("../xilinx.ys")),
+    ("abc_lib.abc", include_str!("../abc_lib.abc")),
+    ("abc_lut.abc", include_str!("../abc_lut.abc")),
 ];
 
 /// The NAND2-equivalent cell library (synth/cells.lib).

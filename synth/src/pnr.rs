@@ -9,7 +9,7 @@
 //! one flip-flop per input bit and a few LUT levels between registers after the block's own
 //! output registers; the figures reported are the whole placed design's.
 
-use super::flow::{self, Report, PNR};
+use crate::flow::{self, Report, PNR};
 use cdma_hdl::{Dir, Port};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! The tracked baseline (synth/baseline.json) and `cdma synth --check`'s comparison with it.
 
-use super::flow::{self, metrics, Check, Report};
+use crate::flow::{self, metrics, Check, Report};
 use cdma_analysis::table::Table;
 use std::collections::BTreeMap;
 use std::path::Path;

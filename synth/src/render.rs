@@ -1,7 +1,7 @@
 //! Tables of `cdma synth` (terminal and synth/AREA.md), and the goals of issue #5.
 
-use super::baseline::{trim, BlockFigures, Figures};
-use super::flow::{metrics, PNR};
+use crate::baseline::{trim, BlockFigures, Figures};
+use crate::flow::{metrics, PNR};
 use cdma_analysis::table::Table;
 
 /// EBPC, the reference the goals compare with, as issue #5 quotes it: encoder 2.8 kGE and
@@ -221,7 +221,7 @@ pub const BEGIN: &str =
 pub const END: &str = "<!-- cdma-synth:end -->";
 
 /// The generated section of synth/AREA.md: tool versions, tables, goals, DMA breakdown.
-pub fn doc_section(base: &super::baseline::Baseline) -> String {
+pub fn doc_section(base: &crate::baseline::Baseline) -> String {
     let tools: Vec<String> = base.tools.values().cloned().collect();
     let mut s = format!("Tools: {}.\n\n", tools.join("; "));
     s += &tables(&base.blocks, true);
@@ -248,7 +248,7 @@ pub fn splice(doc: &str, body: &str) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::synth::baseline::Baseline;
+    use crate::baseline::Baseline;
     use std::collections::BTreeMap;
 
     fn block(top: &str, e: u32, target: &str, figs: &[(&str, f64)]) -> BlockFigures {
@@ -386,9 +386,8 @@ mod tests {
     /// change must run `cdma synth --write-doc`.
     #[test]
     fn area_md_shows_the_committed_baseline() {
-        let base: Baseline =
-            serde_json::from_str(include_str!("../../../synth/baseline.json")).unwrap();
-        let doc = include_str!("../../../synth/AREA.md");
+        let base: Baseline = serde_json::from_str(include_str!("../baseline.json")).unwrap();
+        let doc = include_str!("../AREA.md");
         let b = doc.find(BEGIN).expect("AREA.md has the begin marker") + BEGIN.len() + 1;
         let e = doc.find(END).expect("AREA.md has the end marker");
         assert_eq!(

@@ -1,0 +1,283 @@
+//! `cdma synth`: area and timing estimates with Yosys for every generated top and its main
+//! submodules: NAND2-equivalent gates, flip-flops, memory bits, logic depth (generic), iCE40
+//! and Xilinx 7-series LUTs, flip-flops and block RAMs, and optionally an iCE40 place and
+//! route with nextpnr for Fmax. Reports go to synth/reports/*.json; `--check` compares with
+//! the tracked synth/baseline.json. See synth/AREA.md. The engine is the cdma-synth crate
+//! (synth/src); this file is its command line.
+
+use crate::CliResult;
+use cdma_synth::baseline::{self, compare, diff_table, figures_of, Baseline, Status};
+use cdma_synth::blocks::all_blocks;
+use cdma_synth::flow::{self, Report, Target, PNR};
+use cdma_synth::jobs::{run_all, Ctx, Kind};
+use cdma_synth::reports::load_reports;
+use cdma_synth::{pnr, render, synth_dir};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// Arguments of `cdma synth`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Element width in bits (8, 16 or 32); repeat for several; default: all three.
+    #[arg(long = "elem", value_parser = clap::builder::PossibleValuesParser::new(["8", "16", "32"]))]
+    elems: Vec<String>,
+    /// Target: generic (NAND2-equivalent gates, depth), ice40 or xilinx; repeat for several;
+    /// default: all three.
+    #[arg(long = "target", value_enum)]
+    targets: Vec<Target>,
+    /// Only this block (a Verilog module name, e.g. cdma_zvc_compressor_e8 or
+    /// cdma_zvc_compressor_e8__dp); repeat for several; default: every top of the selected
+    /// widths and its main submodules.
+    #[arg(long = "block", value_name = "MODULE")]
+    blocks: Vec<String>,
+    /// Leave out the DMA engine tops (cdma_dma_*) and their submodules.
+    #[arg(long)]
+    no_dma: bool,
+    /// Also place and route each selected top on an iCE40 with nextpnr-ice40 for its Fmax
+    /// (minutes per top; a top that does not fit is reported as such).
+    #[arg(long)]
+    pnr: bool,
+    /// iCE40 device for --pnr.
+    #[arg(long, default_value = "hx8k", value_parser = clap::builder::PossibleValuesParser::new(pnr::DEVICES.map(|d| d.0)))]
+    pnr_device: String,
+    /// Print the reports as JSON instead of tables.
+    #[arg(long)]
+    json: bool,
+    /// Compare with the baseline: fail if GE, flip-flops, memory bits, LUTs or block RAMs of
+    /// any block grew by more than the baseline's tolerance (5 %).
+    #[arg(long, conflicts_with = "update_baseline")]
+    check: bool,
+    /// Write these figures into the baseline (the blocks and targets not run are kept).
+    #[arg(long)]
+    update_baseline: bool,
+    /// Rewrite the generated section of synth/AREA.md from the baseline (after
+    /// --update-baseline if both are given).
+    #[arg(long)]
+    write_doc: bool,
+    /// Baseline file [default: synth/baseline.json].
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// Directory of the JSON reports; Yosys work directories and logs go to its work/
+    /// [default: synth/reports].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Do not run any tool: read the reports an earlier run wrote to DIR (same selection
+    /// options).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "pnr"])]
+    from_reports: Option<PathBuf>,
+    /// Tool runs at a time.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
+    jobs: u16,
+    /// Give up on one tool run after this many seconds.
+    #[arg(long, default_value_t = 3600)]
+    timeout: u64,
+}
+
+/// Runs `cdma synth`.
+pub fn run(a: Args) -> CliResult {
+    let elems = crate::elems_or_all(&a.elems);
+    let targets: Vec<Target> = if a.targets.is_empty() {
+        Target::ALL.to_vec()
+    } else {
+        let mut t = a.targets.clone();
+        t.sort();
+        t.dedup();
+        t
+    };
+    let synth = synth_dir();
+    let baseline_path = a
+        .baseline
+        .clone()
+        .unwrap_or_else(|| synth.join("baseline.json"));
+
+    let reports = if let Some(dir) = &a.from_reports {
+        let mut kinds: Vec<&str> = targets.iter().map(|t| t.name()).collect();
+        kinds.push(PNR);
+        load_reports(dir, &elems, &kinds, &a.blocks, a.no_dma)?
+    } else {
+        let yosys = flow::tool_version("yosys", "-V", "Debian: apt-get install -y yosys")?;
+        let nextpnr = if a.pnr {
+            let v = flow::tool_version(
+                "nextpnr-ice40",
+                "--version",
+                "Debian: apt-get install -y nextpnr-ice40 fpga-icestorm",
+            )?;
+            // "nextpnr-ice40 -- Next Generation Place and Route (Version 0.4-1+b1)"
+            let ver = v
+                .rsplit("Version ")
+                .next()
+                .unwrap_or(&v)
+                .trim_end_matches(')');
+            format!("nextpnr-ice40 {ver}")
+        } else {
+            String::new()
+        };
+        let want_dma = !a.no_dma
+            && (a.blocks.is_empty() || a.blocks.iter().any(|b| b.starts_with("cdma_dma")));
+        eprintln!(
+            "synth: generating the Verilog ({})",
+            if want_dma {
+                "ZVC and DMA tops"
+            } else {
+                "ZVC tops"
+            }
+        );
+        let mut blocks = all_blocks(&elems, want_dma);
+        if !a.blocks.is_empty() {
+            let known: Vec<String> = blocks.iter().map(|b| b.name.clone()).collect();
+            for want in &a.blocks {
+                if !known.contains(want) {
+                    return Err(format!(
+                        "no block {want} in the selected configurations (E = {elems:?}); blocks: {}",
+                        known.join(", ")
+                    ));
+                }
+            }
+            blocks.retain(|b| a.blocks.contains(&b.name));
+        }
+        // Largest first (wider elements, tops before their parts): the last job to finish is
+        // then a short one.
+        let mut jobs: Vec<(usize, Kind)> = vec![];
+        for (i, b) in blocks.iter().enumerate() {
+            jobs.extend(targets.iter().map(|&t| (i, Kind::Yosys(t))));
+            if a.pnr && b.ports.is_some() {
+                jobs.push((i, Kind::Pnr));
+            }
+        }
+        jobs.sort_by_key(|&(i, k)| {
+            let b = &blocks[i];
+            (
+                std::cmp::Reverse(b.elem_bits),
+                k != Kind::Pnr,
+                b.ports.is_none(),
+                i,
+            )
+        });
+        let out = a.out.clone().unwrap_or_else(|| synth.join("reports"));
+        let work = out.join("work");
+        std::fs::create_dir_all(&work)
+            .map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+        let ctx = Ctx {
+            out: out.clone(),
+            work: work.clone(),
+            yosys,
+            nextpnr,
+            device: a.pnr_device.clone(),
+            timeout: Duration::from_secs(a.timeout),
+        };
+        eprintln!(
+            "synth: {} runs ({} blocks), {} at a time; Yosys logs in {}",
+            jobs.len(),
+            blocks.len(),
+            a.jobs,
+            work.display()
+        );
+        let start = Instant::now();
+        let reports = run_all(&ctx, &blocks, &jobs, usize::from(a.jobs))?;
+        eprintln!(
+            "synth: all runs done in {:.0} s; reports in {}",
+            start.elapsed().as_secs_f64(),
+            out.display()
+        );
+        reports
+    };
+
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&reports).map_err(|e| e.to_string())?
+        );
+    } else {
+        let figs = figures_of(&reports);
+        print!("{}", render::tables(&figs, false));
+        if let Some(g) = render::goals(&figs, false) {
+            print!("{g}");
+        }
+        if let Some(d) = render::dma_breakdown(&figs, false) {
+            print!("{d}");
+        }
+    }
+
+    if a.update_baseline {
+        let mut base = Baseline::load_or_default(&baseline_path)?;
+        base.merge(&reports);
+        base.save(&baseline_path)?;
+        eprintln!("synth: updated {}", baseline_path.display());
+    }
+    if a.write_doc {
+        let base = Baseline::load(&baseline_path)?;
+        let doc_path = synth.join("AREA.md");
+        let doc = flow::read(&doc_path)?;
+        flow::write(
+            &doc_path,
+            &render::splice(&doc, &render::doc_section(&base))?,
+        )?;
+        eprintln!(
+            "synth: wrote the figures of {} into {}",
+            baseline_path.display(),
+            doc_path.display()
+        );
+    }
+    if a.check {
+        return check(&baseline_path, &reports);
+    }
+    Ok(())
+}
+
+/// `--check`: the diff table on stdout, an error if anything grew beyond the tolerance.
+fn check(path: &Path, reports: &[Report]) -> CliResult {
+    let base = Baseline::load(path)
+        .map_err(|e| format!("{e} (create it with `cdma synth --update-baseline`)"))?;
+    for r in reports {
+        for (tool, version) in baseline::tool_versions(r) {
+            if let Some(b) = base.tools.get(&tool) {
+                if *b != version {
+                    eprintln!(
+                        "synth: warning: the baseline was made with {b}, this is {version}: \
+                         figures can differ between tool versions"
+                    );
+                }
+            }
+        }
+    }
+    let rows = compare(&base, reports);
+    println!(
+        "\nsynth --check against {} (tolerance +{} %):",
+        path.display(),
+        base.tolerance_pct
+    );
+    print!("{}", diff_table(&rows, base.tolerance_pct));
+    let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
+    let (fail, missing, warn, smaller) = (
+        count(Status::Fail),
+        count(Status::Missing),
+        count(Status::Warn),
+        count(Status::Smaller),
+    );
+    if warn > 0 {
+        eprintln!(
+            "synth: warning: {warn} figure(s) marked `warning` grew by more than the tolerance"
+        );
+    }
+    if smaller > 0 {
+        eprintln!(
+            "synth: {smaller} figure(s) shrank by more than the tolerance: record the gain with \
+             `cdma synth --update-baseline` (same selection)"
+        );
+    }
+    if fail + missing > 0 {
+        return Err(format!(
+            "synth --check failed: {fail} figure(s) grew by more than {} % and {missing} have no \
+             baseline (table above). If the growth is intended, run `cdma synth \
+             --update-baseline` with the same selection and `cdma synth --write-doc`, and \
+             commit synth/baseline.json and synth/AREA.md in the same change",
+            base.tolerance_pct
+        ));
+    }
+    println!(
+        "synth --check: {} figures within +{} % of the baseline",
+        rows.len(),
+        base.tolerance_pct
+    );
+    Ok(())
+}

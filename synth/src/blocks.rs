@@ -1,0 +1,154 @@
+//! What `cdma synth` synthesises: every generated top of the selected element widths and the
+//! main submodules of each ([`SUBBLOCKS`]), each as a [`Block`] with the Verilog it is read from.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// Main submodules synthesised on their own besides their top: top-module prefix, instance
+/// path under the top (module `<top>__<path>`), what it is. Adding a block is one more line;
+/// a path a top does not have is skipped.
+pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
+    (
+        "cdma_zvc_",
+        "dp",
+        "datapath (no registers): mask, network, packer / unpacker shifts",
+    ),
+    (
+        "cdma_zvc_",
+        "dp__steer",
+        "steer: zero-count scan driving the network, popcount",
+    ),
+    (
+        "cdma_zvc_",
+        "dp__net",
+        "element network: compaction / expansion",
+    ),
+    ("cdma_dma_", "csr", "CSR block (AXI4-Lite slave)"),
+    (
+        "cdma_dma_",
+        "ctl",
+        "controller: descriptors, index RAM, header and status write-back",
+    ),
+    ("cdma_dma_", "rd", "AXI4 read master"),
+    ("cdma_dma_", "wr", "AXI4 write master and its burst buffer"),
+    (
+        "cdma_dma_",
+        "dp",
+        "datapath: compressor, decompressor, scan, FIFO, packer, splitter",
+    ),
+    ("cdma_dma_", "dp__scan", "chunk scan"),
+    ("cdma_dma_", "dp__fifo", "chunk FIFO"),
+    ("cdma_dma_", "dp__packer", "lane packer"),
+    ("cdma_dma_", "dp__spl", "lane splitter"),
+];
+
+/// One block to synthesise.
+pub struct Block {
+    /// Verilog module name (`<top>` or `<top>__<instance path>`).
+    pub name: String,
+    /// The top it belongs to.
+    pub top: String,
+    /// Element width of the top (0 when it has no `E` parameter).
+    pub elem_bits: u32,
+    /// What it is, for progress lines.
+    pub what: String,
+    /// The whole top's Verilog (a submodule is synthesised from it with `-top`).
+    pub verilog: Arc<str>,
+    /// Ports, for tops (place and route wraps them).
+    pub ports: Option<Vec<cdma_hdl::Port>>,
+}
+
+/// Module names declared in a Verilog file.
+pub fn modules(verilog: &str) -> BTreeSet<String> {
+    verilog
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("module "))
+        .filter_map(|r| {
+            r.split(|c: char| c == '(' || c == ';' || c.is_whitespace())
+                .next()
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The blocks of one top: the top itself, then the [`SUBBLOCKS`] it has.
+pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
+    let verilog: Arc<str> = Arc::from(top.verilog.as_str());
+    let have = modules(&top.verilog);
+    let mut v = vec![Block {
+        name: top.module.clone(),
+        top: top.module.clone(),
+        elem_bits,
+        what: "top".into(),
+        verilog: verilog.clone(),
+        ports: Some(top.ports.clone()),
+    }];
+    for (prefix, path, what) in SUBBLOCKS {
+        let name = format!("{}__{path}", top.module);
+        if top.module.starts_with(prefix) && have.contains(&name) {
+            v.push(Block {
+                name,
+                top: top.module.clone(),
+                elem_bits,
+                what: (*what).to_owned(),
+                verilog: verilog.clone(),
+                ports: None,
+            });
+        }
+    }
+    v
+}
+
+/// Element width of a top (its `E` parameter).
+pub fn elem_of(top: &cdma_hdl::Top) -> Option<u32> {
+    top.params
+        .iter()
+        .find(|(k, _)| k == "E")
+        .map(|&(_, v)| v as u32)
+}
+
+/// Every block of the selected widths (the DMA tops only if wanted: generating them is slow).
+pub fn all_blocks(elems: &[u32], want_dma: bool) -> Vec<Block> {
+    let mut tops: Vec<cdma_hdl::Top> = elems.iter().flat_map(|&e| cdma_hdl::tops(e)).collect();
+    if want_dma {
+        tops.extend(
+            cdma_hdl::dma_tops()
+                .into_iter()
+                .filter(|t| elem_of(t).is_some_and(|e| elems.contains(&e))),
+        );
+    }
+    tops.iter()
+        .flat_map(|t| blocks_of(t, elem_of(t).unwrap_or(0)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_module_names() {
+        let v = "module a(x);\nendmodule\n  module a__dp (y);\nmodule b;\n// module c(\n";
+        let m: Vec<String> = modules(v).into_iter().collect();
+        assert_eq!(m, ["a", "a__dp", "b"]);
+    }
+
+    #[test]
+    fn every_zvc_top_has_its_listed_submodules() {
+        for top in cdma_hdl::tops(8) {
+            let names: Vec<String> = blocks_of(&top, 8).into_iter().map(|b| b.name).collect();
+            let expect: Vec<String> = std::iter::once(top.module.clone())
+                .chain(
+                    SUBBLOCKS
+                        .iter()
+                        .filter(|(p, _, _)| *p == "cdma_zvc_")
+                        .map(|(_, s, _)| format!("{}__{s}", top.module)),
+                )
+                .collect();
+            assert_eq!(
+                names, expect,
+                "a listed submodule is missing from the emitted Verilog"
+            );
+        }
+    }
+}

@@ -1,0 +1,216 @@
+//! Running the tool jobs of `cdma synth`: one work directory per (block, target), several at a
+//! time, each report written as soon as it is made.
+
+use crate::blocks::Block;
+use crate::flow::{self, Report, Target, PNR};
+use crate::pnr;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What one job runs: a Yosys flow for a target, or place and route.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Kind {
+    /// Yosys synthesis for one target.
+    Yosys(Target),
+    /// nextpnr-ice40 place and route of a top.
+    Pnr,
+}
+
+impl Kind {
+    /// Name in reports and work directories.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Yosys(t) => t.name(),
+            Kind::Pnr => PNR,
+        }
+    }
+}
+
+/// Where and with which tools the jobs run.
+pub struct Ctx {
+    /// Reports directory.
+    pub out: PathBuf,
+    /// Work directories.
+    pub work: PathBuf,
+    /// Yosys version line (recorded in each report).
+    pub yosys: String,
+    /// nextpnr version (place and route only).
+    pub nextpnr: String,
+    /// iCE40 device for place and route.
+    pub device: String,
+    /// Limit of one tool run.
+    pub timeout: Duration,
+}
+
+/// Runs one job in its own work directory and returns its report.
+pub fn run_job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Report, String> {
+    let dir = ctx.work.join(format!("{}.{}", b.name, kind.name()));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir)
+            .map_err(|e| format!("cannot clear {}: {e}", dir.display()))?;
+    }
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    flow::install_scripts(&dir)?;
+    let start = Instant::now();
+    let Kind::Yosys(target) = kind else {
+        let ports = b.ports.as_deref().ok_or("place and route needs a top")?;
+        let setup = pnr::Setup {
+            device: &ctx.device,
+            yosys: &ctx.yosys,
+            nextpnr: &ctx.nextpnr,
+            timeout: ctx.timeout,
+        };
+        let out = pnr::run(&dir, &b.name, &b.verilog, ports, &setup)?;
+        return Ok(pnr::report(
+            &b.name,
+            b.elem_bits,
+            out,
+            start.elapsed().as_secs_f64(),
+        ));
+    };
+    flow::write(&dir.join("design.v"), &b.verilog)?;
+    let lib = if target == Target::Generic {
+        // Cell types for `ltp` (port directions of the mapped cells).
+        "read_liberty -lib cells.lib\n"
+    } else {
+        ""
+    };
+    flow::run_yosys(
+        &dir,
+        &format!(
+            "# cdma synth: {}, target {} (generated; the steps are in check.ys and {}.ys)\n\
+             {lib}read_verilog design.v\nhierarchy -check -top {}\nscript check.ys\nscript {}.ys\n",
+            b.name,
+            target.name(),
+            target.name(),
+            b.name,
+            target.name()
+        ),
+        ctx.timeout,
+    )?;
+    let (metrics, cells, generic_cells) = match target {
+        Target::Generic => {
+            let g = flow::generic_figures(&dir)?;
+            (g.figures, g.mapped, g.generic)
+        }
+        t => {
+            let (cells, _) =
+                flow::stat_json(&flow::read(&dir.join(format!("{}.json", t.name())))?)?;
+            (flow::fpga_figures(t, &cells)?, cells, Default::default())
+        }
+    };
+    Ok(Report {
+        block: b.name.clone(),
+        top: b.top.clone(),
+        elem_bits: b.elem_bits,
+        target: target.name().to_owned(),
+        tool: ctx.yosys.clone(),
+        seconds: (start.elapsed().as_secs_f64() * 10.0).round() / 10.0,
+        metrics,
+        cells,
+        generic_cells,
+        note: None,
+    })
+}
+
+/// Runs the jobs, `jobs` at a time, with progress on stderr; every failure is collected.
+pub fn run_all(
+    ctx: &Ctx,
+    blocks: &[Block],
+    jobs: &[(usize, Kind)],
+    parallel: usize,
+) -> Result<Vec<Report>, String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let results: Mutex<Vec<Option<Result<Report, String>>>> =
+        Mutex::new((0..jobs.len()).map(|_| None).collect());
+    let n = jobs.len();
+    std::thread::scope(|s| {
+        for _ in 0..parallel.min(n) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&(bi, kind)) = jobs.get(i) else {
+                    break;
+                };
+                let b = &blocks[bi];
+                eprintln!("synth: start {} {} ({})", b.name, kind.name(), b.what);
+                let start = Instant::now();
+                // Each report is written as soon as it is made: a failure later loses nothing.
+                let r = run_job(ctx, b, kind).and_then(|rep| {
+                    let path = ctx.out.join(format!("{}.{}.json", rep.block, rep.target));
+                    let text = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
+                    flow::write(&path, &(text + "\n"))?;
+                    Ok(rep)
+                });
+                let k = done.fetch_add(1, Ordering::SeqCst) + 1;
+                let secs = start.elapsed().as_secs_f64();
+                match &r {
+                    Ok(rep) => eprintln!(
+                        "synth: [{k:>3}/{n}] {} {} done in {secs:.1} s{}",
+                        b.name,
+                        kind.name(),
+                        summary(rep)
+                    ),
+                    Err(e) => eprintln!(
+                        "synth: [{k:>3}/{n}] {} {} FAILED after {secs:.1} s: {e}",
+                        b.name,
+                        kind.name()
+                    ),
+                }
+                results.lock().expect("no panics while holding the lock")[i] = Some(r);
+            });
+        }
+    });
+    let mut reports = vec![];
+    let mut errors = vec![];
+    for (i, r) in results
+        .into_inner()
+        .expect("no panics while holding the lock")
+        .into_iter()
+        .enumerate()
+    {
+        match r {
+            Some(Ok(rep)) => reports.push(rep),
+            Some(Err(e)) => {
+                let (bi, kind) = jobs[i];
+                errors.push(format!("{} {}: {e}", blocks[bi].name, kind.name()));
+            }
+            None => errors.push("a job did not run".into()),
+        }
+    }
+    if errors.is_empty() {
+        Ok(reports)
+    } else {
+        Err(format!(
+            "{} of {n} synthesis runs failed:\n{}",
+            errors.len(),
+            errors.join("\n")
+        ))
+    }
+}
+
+/// A few figures for the progress line.
+pub fn summary(r: &Report) -> String {
+    let keys: &[&str] = match r.target.as_str() {
+        "generic" => &["ge", "ff", "depth"],
+        "ice40" => &["lut4", "ff"],
+        "xilinx" => &["lut", "ff"],
+        _ => &["lc", "fmax_mhz"],
+    };
+    let parts: Vec<String> = keys
+        .iter()
+        .filter_map(|k| {
+            Some(format!(
+                "{k} {}",
+                crate::baseline::trim(*r.metrics.get(*k)?)
+            ))
+        })
+        .collect();
+    if parts.is_empty() {
+        r.note.clone().map(|n| format!(": {n}")).unwrap_or_default()
+    } else {
+        format!(": {}", parts.join(", "))
+    }
+}
