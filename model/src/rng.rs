@@ -11,7 +11,11 @@ pub struct XorShift64(u64);
 impl XorShift64 {
     /// A generator seeded with `seed` (0 is replaced by a fixed non-zero constant).
     pub fn new(seed: u64) -> XorShift64 {
-        XorShift64(if seed == 0 { 0x9E37_79B9_7F4A_7C15 } else { seed })
+        XorShift64(if seed == 0 {
+            0x9E37_79B9_7F4A_7C15
+        } else {
+            seed
+        })
     }
 
     /// The next 64 random bits.
