@@ -125,31 +125,47 @@ fn read_mask(payload: &[u8], off: usize) -> u32 {
     u32::from_le_bytes(m)
 }
 
+/// The mask of block `block`, which starts at `off` in `payload`, and the bytes the block takes
+/// (mask and stored elements); [`FormatError::PayloadEndsInsideBlock`] if the payload ends
+/// inside its mask or its elements.
+fn block_extent(
+    payload: &[u8],
+    off: usize,
+    block: usize,
+    elem_bytes: usize,
+) -> Result<(u32, usize), FormatError> {
+    let available = payload.len() - off;
+    if available < MASK_BYTES {
+        return Err(FormatError::PayloadEndsInsideBlock {
+            block,
+            offset: off,
+            needed: MASK_BYTES,
+            available,
+        });
+    }
+    let mask = read_mask(payload, off);
+    let needed = MASK_BYTES + mask.count_ones() as usize * elem_bytes;
+    if needed > available {
+        return Err(FormatError::PayloadEndsInsideBlock {
+            block,
+            offset: off,
+            needed,
+            available,
+        });
+    }
+    Ok((mask, needed))
+}
+
 /// Walks the block structure of a payload known to be too short for `n_blocks` blocks and
 /// returns the [`FormatError::PayloadEndsInsideBlock`] of the first incomplete block, or the
 /// [`FormatError::ZeroElementInPayload`] of an earlier block (stream order, as `decode_impl`).
 fn locate_short_payload(payload: &[u8], elem_bytes: usize, n_blocks: usize) -> FormatError {
     let mut off = 0;
     for block in 0..n_blocks {
-        let available = payload.len() - off;
-        if available < MASK_BYTES {
-            return FormatError::PayloadEndsInsideBlock {
-                block,
-                offset: off,
-                needed: MASK_BYTES,
-                available,
-            };
-        }
-        let mask = read_mask(payload, off);
-        let needed = MASK_BYTES + mask.count_ones() as usize * elem_bytes;
-        if needed > available {
-            return FormatError::PayloadEndsInsideBlock {
-                block,
-                offset: off,
-                needed,
-                available,
-            };
-        }
+        let (mask, needed) = match block_extent(payload, off, block, elem_bytes) {
+            Ok(extent) => extent,
+            Err(e) => return e,
+        };
         // Keep the block-by-block order of the rules: a zero element in an earlier block is
         // reported before the truncation. (Only the final block can have MaskBitsPastEnd, and
         // the walk fails at or before it, with truncation first, as in the fast path.)
@@ -434,25 +450,7 @@ fn decode_impl<const B: usize, const N: usize>(
     let mut tmp = [MaybeUninit::<u8>::uninit(); N];
     let n_blocks = n_full + usize::from(tail_elems != 0);
     while block < n_blocks {
-        let available = payload.len() - r;
-        if available < MASK_BYTES {
-            return Err(FormatError::PayloadEndsInsideBlock {
-                block,
-                offset: r,
-                needed: MASK_BYTES,
-                available,
-            });
-        }
-        let mask = read_mask(payload, r);
-        let needed = MASK_BYTES + mask.count_ones() as usize * B;
-        if needed > available {
-            return Err(FormatError::PayloadEndsInsideBlock {
-                block,
-                offset: r,
-                needed,
-                available,
-            });
-        }
+        let (mask, needed) = block_extent(payload, r, block, B)?;
         let elems = &payload[r + MASK_BYTES..r + needed];
         padded[..elems.len()].copy_from_slice(elems);
         let zero_seen = if block < n_full {
