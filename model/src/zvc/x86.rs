@@ -18,7 +18,7 @@ use std::arch::x86_64::{
 use std::mem::MaybeUninit;
 use std::sync::OnceLock;
 
-use super::{decode_fast_blocks, encode_full_blocks, Kernel};
+use super::blocks::{decode_fast_blocks, encode_full_blocks, Kernel};
 use crate::FormatError;
 
 /// Token proving the CPU supports SSSE3, for `B`-byte elements; only [`Ssse3::detect`]
@@ -259,7 +259,7 @@ unsafe fn decode_ssse3<const B: usize, const N: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{compact_block, expand_block};
+    use super::super::blocks::{compact_block, expand_block};
     use super::*;
     use crate::rng::XorShift64;
 
