@@ -11,16 +11,16 @@
 //! the frame the engine writes is the one of [`crate::compress_chunked`], with header + index
 //! at `meta_addr` and the payload at `dst_addr`.
 //!
-//! One concern per module: [`memory`] (the bus-side memory and its faults), `bus` (beat-wise
-//! reads, strobed writes), [`config`] (what an engine accepts), [`descriptor`] (the in-memory
-//! layout), `ops` (the checks and the three operations) and [`chain`] (the chain walk and
-//! the CSRs). Everything public is re-exported here, so users write `cdma_model::dma::X`.
+//! One concern per module: `memory` (the bus-side memory and its faults), `bus` (beat-wise
+//! reads, strobed writes), `config` (what an engine accepts), `descriptor` (the in-memory
+//! layout), `ops` (the checks and the three operations) and `chain` (the chain walk and the
+//! CSRs). Everything public is re-exported here: users write `cdma_model::dma::X`.
 
 mod bus;
-pub mod chain;
-pub mod config;
-pub mod descriptor;
-pub mod memory;
+mod chain;
+mod config;
+mod descriptor;
+mod memory;
 mod ops;
 
 /// The error codes (`codes::OK`, `codes::BAD_DESC`, …).
