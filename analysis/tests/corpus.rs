@@ -84,61 +84,24 @@ fn toy_corpus(tag: &str) -> (PathBuf, Corpus) {
     let c1_0_bf16: Vec<u8> = (0..64u16)
         .flat_map(|i| if i % 2 == 1 { 0x3F80u16 + i } else { 0 }.to_le_bytes())
         .collect();
+    // (step, layer, dtype, data): c1 is relu over 8×8, p1 maxpool over 4×4, 1 of 4 channels.
     let files = [
-        (
-            "toy.step0000.c1.relu.f32.bin",
-            &c1_0,
-            "f32",
-            "c1",
-            "relu",
-            0,
-            [1, 1, 8, 8],
-            [1, 4, 8, 8],
-        ),
-        (
-            "toy.step0000.c1.relu.bf16.bin",
-            &c1_0_bf16,
-            "bf16",
-            "c1",
-            "relu",
-            0,
-            [1, 1, 8, 8],
-            [1, 4, 8, 8],
-        ),
-        (
-            "toy.step0000.p1.maxpool.f32.bin",
-            &p1_0,
-            "f32",
-            "p1",
-            "maxpool",
-            0,
-            [1, 1, 4, 4],
-            [1, 4, 4, 4],
-        ),
-        (
-            "toy.step0010.c1.relu.f32.bin",
-            &c1_10,
-            "f32",
-            "c1",
-            "relu",
-            10,
-            [1, 1, 8, 8],
-            [1, 4, 8, 8],
-        ),
-        (
-            "toy.step0010.p1.maxpool.f32.bin",
-            &p1_10,
-            "f32",
-            "p1",
-            "maxpool",
-            10,
-            [1, 1, 4, 4],
-            [1, 4, 4, 4],
-        ),
+        (0, "c1", "f32", &c1_0),
+        (0, "c1", "bf16", &c1_0_bf16),
+        (0, "p1", "f32", &p1_0),
+        (10, "c1", "f32", &c1_10),
+        (10, "p1", "f32", &p1_10),
     ];
     let mut tensors = Vec::new();
-    for (file, data, dtype, layer, kind, step, shape, layer_shape) in files {
-        std::fs::write(dir.join(file), data).unwrap();
+    for (step, layer, dtype, data) in files {
+        let (kind, side) = if layer == "c1" {
+            ("relu", 8)
+        } else {
+            ("maxpool", 4)
+        };
+        let file = format!("toy.step{step:04}.{layer}.{kind}.{dtype}.bin");
+        let (shape, layer_shape) = ([1, 1, side, side], [1, 4, side, side]);
+        std::fs::write(dir.join(&file), data).unwrap();
         let eb = if dtype == "f32" { 4 } else { 2 };
         let elements = data.len() / eb;
         let zeros = data

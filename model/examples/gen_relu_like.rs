@@ -13,34 +13,22 @@
 
 use std::process::ExitCode;
 
-struct Rng(u64);
+use cdma_model::rng::XorShift64;
 
-impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    /// Uniform in (0, 1].
-    fn uniform(&mut self) -> f64 {
-        ((self.next_u64() >> 11) + 1) as f64 / (1u64 << 53) as f64
-    }
-    /// Standard normal (Box–Muller).
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.uniform(), self.uniform());
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
+/// Standard normal (Box–Muller) from two uniforms of `rng`.
+fn normal(rng: &mut XorShift64) -> f64 {
+    let (u, v) = (rng.uniform(), rng.uniform());
+    (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
 }
 
-fn tensor(rng: &mut Rng, c: usize, h: usize, w: usize) -> Vec<f32> {
+fn tensor(rng: &mut XorShift64, c: usize, h: usize, w: usize) -> Vec<f32> {
     const COARSE: usize = 8;
     let (gh, gw) = (h / COARSE + 2, w / COARSE + 2);
     let mut out = Vec::with_capacity(c * h * w);
     for _ in 0..c {
-        let bias = -0.1 + 0.5 * rng.normal();
+        let bias = -0.1 + 0.5 * normal(rng);
         let scale = 0.5 + rng.uniform();
-        let grid: Vec<f64> = (0..gh * gw).map(|_| rng.normal()).collect();
+        let grid: Vec<f64> = (0..gh * gw).map(|_| normal(rng)).collect();
         for y in 0..h {
             for x in 0..w {
                 let fy = y as f64 / COARSE as f64;
@@ -52,7 +40,7 @@ fn tensor(rng: &mut Rng, c: usize, h: usize, w: usize) -> Vec<f32> {
                     + g(y0, x0 + 1) * (1.0 - ty) * tx
                     + g(y0 + 1, x0) * ty * (1.0 - tx)
                     + g(y0 + 1, x0 + 1) * ty * tx;
-                let pre = smooth + bias + 0.35 * rng.normal();
+                let pre = smooth + bias + 0.35 * normal(rng);
                 out.push((scale * pre).max(0.0) as f32);
             }
         }
@@ -69,7 +57,7 @@ fn main() -> ExitCode {
         eprintln!("error: cannot create {dir}: {e}");
         return ExitCode::FAILURE;
     }
-    let mut rng = Rng(0x5EED_CDA5_0000_0001);
+    let mut rng = XorShift64::new(0x5EED_CDA5_0000_0001);
     // Shapes of typical CNN layers (channels, height, width).
     let shapes = [
         (64, 112, 112),

@@ -134,30 +134,20 @@ pub fn edge_tensors(elem: ElemWidth) -> Vec<(String, Vec<u8>)> {
 
     // Alternating zero / non-zero, both phases, full and partial blocks.
     for n in [64, 67] {
-        add(
-            format!("alternating_zero_first_n{n}"),
-            (0..n)
-                .map(|i| {
-                    if i % 2 == 0 {
-                        0
-                    } else {
-                        nonzero(&mut rng, elem)
-                    }
-                })
-                .collect(),
-        );
-        add(
-            format!("alternating_nonzero_first_n{n}"),
-            (0..n)
-                .map(|i| {
-                    if i % 2 == 1 {
-                        0
-                    } else {
-                        nonzero(&mut rng, elem)
-                    }
-                })
-                .collect(),
-        );
+        for (phase, zero_parity) in [("zero_first", 0), ("nonzero_first", 1)] {
+            add(
+                format!("alternating_{phase}_n{n}"),
+                (0..n)
+                    .map(|i| {
+                        if i % 2 == zero_parity {
+                            0
+                        } else {
+                            nonzero(&mut rng, elem)
+                        }
+                    })
+                    .collect(),
+            );
+        }
     }
 
     // A single non-zero element at each position of a block, one tensor per position,

@@ -2,6 +2,7 @@
 //! zeros, round trips of the synthetic edge tensors at several chunk sizes, the raw/ZVC
 //! decision at its boundary, and random access to single chunks.
 
+use cdma_model::rng::XorShift64;
 use cdma_model::spec::{self, CHUNK_LOG2_DEFAULT};
 use cdma_model::{
     compress, compress_chunked, decompress, synthetic, zvc, ElemWidth, FormatError, FrameView,
@@ -11,16 +12,8 @@ const MIB: usize = 1 << 20;
 
 /// Seeded xorshift64 bytes: incompressible for ZVC (a zero 32-bit element has probability
 /// 2^-32).
-fn random_bytes(n: usize, mut s: u64) -> Vec<u8> {
-    (0..n.div_ceil(8))
-        .flat_map(|_| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            s.to_le_bytes()
-        })
-        .take(n)
-        .collect()
+fn random_bytes(n: usize, s: u64) -> Vec<u8> {
+    XorShift64::new(s).bytes(n)
 }
 
 #[test]

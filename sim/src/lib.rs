@@ -1,9 +1,9 @@
 //! cdma's own Verilator bridge.
 //!
-//! `build.rs` verilates every top of `cdma-hdl` (`verilator --cc -O3 --trace`), compiles the
-//! models with a generated `extern "C"` shim at `-O2`, and generates one safe wrapper type per
-//! top from its port list, for example [`CdmaSimWidths`] (the bridge's self-test top) or
-//! `CdmaZvcCompressorE32`. Each wrapper has
+//! `build.rs` (through the generator crate `cdma-simgen`, `sim/gen/`) verilates every top of
+//! `cdma-hdl` (`verilator --cc -O3 --trace`), compiles the models with a generated `extern "C"`
+//! shim at `-O2`, and generates one safe wrapper type per top from its port list, for example
+//! [`CdmaSimWidths`] (the bridge's self-test top) or `CdmaZvcCompressorE32`. Each wrapper has
 //! - typed port accessors: `set_<port>(bool)` / `<port>() -> bool` for 1-bit ports,
 //!   `u64` for ports of 2..=64 bits, `[u32; ceil(width/32)]` (little-endian words) above that;
 //! - [`eval`](Dut::eval), [`tick`](Dut::tick) (one clock cycle), [`time`](Dut::time),

@@ -18,7 +18,7 @@ use std::arch::x86_64::{
 use std::mem::MaybeUninit;
 use std::sync::OnceLock;
 
-use super::{decode_fast_blocks, encode_full_blocks, Kernel};
+use super::blocks::{decode_fast_blocks, encode_full_blocks, Kernel};
 use crate::FormatError;
 
 /// Token proving the CPU supports SSSE3, for `B`-byte elements; only [`Ssse3::detect`]
@@ -259,8 +259,9 @@ unsafe fn decode_ssse3<const B: usize, const N: usize>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{compact_block, expand_block};
+    use super::super::blocks::{compact_block, expand_block};
     use super::*;
+    use crate::rng::XorShift64;
 
     /// The SSSE3 kernel must equal the scalar one on every lane pattern in every group
     /// position, including the bytes it leaves in the compacted slots.
@@ -269,11 +270,9 @@ mod tests {
             eprintln!("no SSSE3 on this CPU: kernel not tested");
             return;
         };
-        let mut seed = 0x0123_4567_89AB_CDEFu64;
+        let mut rng = XorShift64::new(0x0123_4567_89AB_CDEF);
         for round in 0..4000usize {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next();
             let mask_in = match round {
                 0..32 => 1u32 << round,
                 32..64 => !(1u32 << (round - 32)),

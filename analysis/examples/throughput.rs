@@ -2,7 +2,7 @@
 //! same files in the same run.
 //!
 //! ```text
-//! cargo run --release -p cdma-model --example throughput -- [--reps N] [--elem 8|16|32] FILES_OR_DIRS...
+//! cargo run --release -p cdma-analysis --example throughput -- [--reps N] [--elem 8|16|32] FILES_OR_DIRS...
 //! ```
 //!
 //! Directories are searched recursively for `*.bin` files. The element width comes from the

@@ -1,0 +1,270 @@
+//! Steps 2–8 of docs/DESCRIPTORS.md for a fetched descriptor: its checks, then COPY,
+//! COMPRESS or DECOMPRESS.
+
+use std::ops::Range;
+
+use cdma_spec::desc as d;
+use cdma_spec::error::{self as code, ErrorCode};
+
+use super::bus::{read_beats, read_beats_at, region, write_at};
+use super::config::EngineConfig;
+use super::descriptor::{Descriptor, Op};
+use super::memory::Memory;
+use crate::frame::{decode_chunk, encode_chunk};
+use crate::spec::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
+use crate::ElemWidth;
+
+/// Result of the operation of a fetched descriptor: error, bytes written, unspecified memory.
+pub(super) struct OpResult {
+    pub(super) error: ErrorCode,
+    pub(super) bytes_written: u32,
+    pub(super) unspecified: Vec<Range<u64>>,
+}
+
+impl OpResult {
+    fn ok(bytes_written: u32) -> OpResult {
+        OpResult {
+            error: code::OK,
+            bytes_written,
+            unspecified: Vec::new(),
+        }
+    }
+    /// An error before anything but the status word is written.
+    fn early(error: ErrorCode) -> OpResult {
+        OpResult {
+            error,
+            bytes_written: 0,
+            unspecified: Vec::new(),
+        }
+    }
+    /// An error while streaming: `unspecified` may hold anything.
+    fn streaming(error: ErrorCode, unspecified: Vec<Range<u64>>) -> OpResult {
+        OpResult {
+            error,
+            bytes_written: 0,
+            unspecified,
+        }
+    }
+}
+
+/// Steps 2–8 of docs/DESCRIPTORS.md for a fetched descriptor.
+pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfig) -> OpResult {
+    let c = u64::from(desc.control);
+    let bb = u64::from(cfg.bus_bytes());
+    // Step 2: the descriptor's own consistency.
+    let known = d::CONTROL_BITS.iter().fold(0, |m, f| m | f.mask());
+    let op = match d::CTRL_OP.get(c) {
+        x if x == d::OP_COPY => Some(Op::Copy),
+        x if x == d::OP_COMPRESS => Some(Op::Compress),
+        x if x == d::OP_DECOMPRESS => Some(Op::Decompress),
+        _ => None,
+    };
+    let elem_bits = d::ELEM_CODES
+        .iter()
+        .find(|(code, _)| *code == d::CTRL_ELEM.get(c))
+        .map(|(_, b)| *b);
+    let chunk_field = d::CTRL_CHUNK_LOG2.get(c) as u8;
+    let (Some(op), Some(elem_bits)) = (op, elem_bits) else {
+        return OpResult::early(code::BAD_DESC);
+    };
+    if c & !known != 0 || desc.reserved0 != 0 || desc.reserved1 != 0 {
+        return OpResult::early(code::BAD_DESC);
+    }
+    let chunk_log2 = match op {
+        Op::Compress if chunk_field == 0 => spec::CHUNK_LOG2_DEFAULT,
+        Op::Compress => chunk_field,
+        _ if chunk_field != 0 => return OpResult::early(code::BAD_DESC),
+        _ => 0,
+    };
+    if op == Op::Compress && spec::check_chunk_log2(chunk_log2).is_err() {
+        return OpResult::early(code::BAD_DESC);
+    }
+    // Step 3: what this configuration can run.
+    if op != Op::Copy && elem_bits != cfg.elem_bits() {
+        return OpResult::early(code::UNSUPPORTED);
+    }
+    // (A chunk smaller than a beat cannot happen today, 2^7 >= BB; the rule keeps chunks
+    // whole beats should a wider bus be added.)
+    if op == Op::Compress && (chunk_log2 > cfg.chunk_log2_max() || (1u64 << chunk_log2) < bb) {
+        return OpResult::early(code::UNSUPPORTED);
+    }
+    // Step 4: alignment.
+    let misaligned = |a: u64| !a.is_multiple_of(bb);
+    if misaligned(desc.src_addr)
+        || misaligned(desc.dst_addr)
+        || (op != Op::Copy && misaligned(desc.meta_addr))
+    {
+        return OpResult::early(code::UNALIGNED);
+    }
+    // Step 5: whole elements of the engine's width (COPY included: it moves whole beats'
+    // lanes, and one rule for every operation is simpler for software).
+    let elem = cfg.elem();
+    if !desc.src_len.is_multiple_of(elem.bytes() as u32) {
+        return OpResult::early(code::BAD_DESC);
+    }
+    match op {
+        Op::Copy => copy(mem, desc, bb),
+        Op::Compress => compress(mem, desc, cfg, elem, chunk_log2),
+        Op::Decompress => decompress(mem, desc, cfg, elem),
+    }
+}
+
+/// COPY streams in pieces of this many bytes (a multiple of every bus width), so a large
+/// `src_len` costs no large buffer.
+const COPY_PIECE: u64 = 1 << 16;
+
+fn copy(mem: &mut impl Memory, desc: &Descriptor, bb: u64) -> OpResult {
+    // Step 6.
+    if desc.src_len > desc.dst_cap {
+        return OpResult::early(code::DST_OVERFLOW);
+    }
+    let unspec = vec![region(desc.dst_addr, u64::from(desc.dst_cap))];
+    let len = u64::from(desc.src_len);
+    // As for COMPRESS: a write error is reported only if every read succeeded.
+    let mut write_failed = false;
+    let mut off = 0;
+    while off < len {
+        let n = COPY_PIECE.min(len - off);
+        let piece = read_beats_at(mem, desc.src_addr, off, n, bb);
+        let Ok(piece) = piece else {
+            return OpResult::streaming(code::READ_ERROR, unspec);
+        };
+        write_failed |= write_at(mem, desc.dst_addr, off, &piece).is_err();
+        off += n;
+    }
+    if write_failed {
+        return OpResult::streaming(code::WRITE_ERROR, unspec);
+    }
+    OpResult::ok(desc.src_len)
+}
+
+fn compress(
+    mem: &mut impl Memory,
+    desc: &Descriptor,
+    cfg: &EngineConfig,
+    elem: ElemWidth,
+    chunk_log2: u8,
+) -> OpResult {
+    let bb = u64::from(cfg.bus_bytes());
+    let len = u64::from(desc.src_len);
+    let n = spec::n_chunks(len, chunk_log2);
+    // Step 6.
+    if n > 1u64 << cfg.idx_log2() {
+        return OpResult::early(code::UNSUPPORTED);
+    }
+    // Step 8: chunk by chunk, in stream order.
+    let unspec = vec![
+        region(desc.dst_addr, u64::from(desc.dst_cap)),
+        region(desc.meta_addr, spec::meta_len(n)),
+    ];
+    let chunk = 1u64 << chunk_log2;
+    let mut index = Vec::new();
+    let mut stored = Vec::new();
+    let mut off = 0u64;
+    // Write responses come back after the stream has moved on, so a write error is reported
+    // only when nothing in the stream (read error, overflow) failed first.
+    let mut write_failed = false;
+    for i in 0..n {
+        let start = i * chunk;
+        let clen = chunk.min(len - start);
+        let src = read_beats_at(mem, desc.src_addr, start, clen, bb);
+        let Ok(src) = src else {
+            return OpResult::streaming(code::READ_ERROR, unspec);
+        };
+        stored.clear();
+        let e = encode_chunk(&src, elem, &mut stored);
+        if off + stored.len() as u64 > u64::from(desc.dst_cap) {
+            return OpResult::streaming(code::DST_OVERFLOW, unspec);
+        }
+        write_failed |= write_at(mem, desc.dst_addr, off, &stored).is_err();
+        off += stored.len() as u64;
+        index.extend_from_slice(&e.to_word().to_le_bytes());
+    }
+    if write_failed {
+        return OpResult::streaming(code::WRITE_ERROR, unspec);
+    }
+    let header = Header {
+        elem,
+        chunk_log2,
+        n_chunks: n as u32,
+        uncompressed_len: len,
+        payload_len: off,
+    };
+    let mut meta = header.to_bytes().to_vec();
+    meta.extend_from_slice(&index);
+    if write_at(mem, desc.meta_addr, 0, &meta).is_err() {
+        return OpResult::streaming(code::WRITE_ERROR, unspec);
+    }
+    // off <= dst_cap, a u32.
+    OpResult::ok(off as u32)
+}
+
+fn decompress(
+    mem: &mut impl Memory,
+    desc: &Descriptor,
+    cfg: &EngineConfig,
+    elem: ElemWidth,
+) -> OpResult {
+    let bb = u64::from(cfg.bus_bytes());
+    // Step 7: header, then index; nothing is written before both are good.
+    let Ok(hb) = read_beats(mem, desc.meta_addr, HEADER_LEN as u64, bb) else {
+        return OpResult::early(code::READ_ERROR);
+    };
+    let Ok(h) = Header::parse(&hb) else {
+        return OpResult::early(code::BAD_HEADER);
+    };
+    if u64::from(h.n_chunks) > 1u64 << cfg.idx_log2() || h.elem != elem {
+        return OpResult::early(code::UNSUPPORTED);
+    }
+    if h.chunk_log2 > cfg.chunk_log2_max() {
+        return OpResult::early(code::UNSUPPORTED);
+    }
+    if h.uncompressed_len > u64::from(desc.dst_cap) {
+        return OpResult::early(code::DST_OVERFLOW);
+    }
+    if h.payload_len != u64::from(desc.src_len) {
+        return OpResult::early(code::BAD_HEADER);
+    }
+    let index_len = u64::from(h.n_chunks) * INDEX_ENTRY_LEN as u64;
+    let index = read_beats_at(mem, desc.meta_addr, HEADER_LEN as u64, index_len, bb);
+    let Ok(index) = index else {
+        return OpResult::early(code::READ_ERROR);
+    };
+    let mut entries = Vec::new();
+    let mut sum = 0u64;
+    for i in 0..h.n_chunks {
+        let e = IndexEntry::read(&index, i as usize);
+        if e.check(i, h.chunk_len(u64::from(i)), elem).is_err() {
+            return OpResult::early(code::BAD_INDEX);
+        }
+        sum += u64::from(e.stored_len);
+        entries.push(e);
+    }
+    if sum != h.payload_len {
+        return OpResult::early(code::BAD_INDEX);
+    }
+    // Payload, chunk by chunk in stream order. Within a chunk a read error wins over a
+    // decoding error (the engine sees the beat's response with its data).
+    let unspec = vec![region(desc.dst_addr, u64::from(desc.dst_cap))];
+    let mut off = 0u64;
+    let mut out = Vec::new();
+    let mut write_failed = false;
+    for (i, e) in entries.iter().enumerate() {
+        let s = read_beats_at(mem, desc.src_addr, off, u64::from(e.stored_len), bb);
+        let Ok(s) = s else {
+            return OpResult::streaming(code::READ_ERROR, unspec);
+        };
+        out.clear();
+        let clen = h.chunk_len(i as u64);
+        if decode_chunk(&s, *e, clen as usize, elem, &mut out).is_err() {
+            return OpResult::streaming(code::BAD_PAYLOAD, unspec);
+        }
+        write_failed |= write_at(mem, desc.dst_addr, i as u64 * h.chunk_bytes(), &out).is_err();
+        off += u64::from(e.stored_len);
+    }
+    if write_failed {
+        return OpResult::streaming(code::WRITE_ERROR, unspec);
+    }
+    // uncompressed_len <= dst_cap, a u32.
+    OpResult::ok(h.uncompressed_len as u32)
+}
