@@ -4,7 +4,7 @@
 use super::checker::ViolationKind;
 use super::config::Resp;
 use super::memory::{AxiMemory, BResp, ReadTxn, WBeat, WriteTxn};
-use super::signals::{Channel, MasterSignals};
+use super::signals::{AddrBeat, Channel, MasterSignals};
 use super::stats::BurstRecord;
 use super::PAGE_BYTES;
 
@@ -58,12 +58,18 @@ impl AxiMemory {
         self.write_log[b.log].done = Some(self.cycle);
     }
 
-    pub(super) fn accept_ar(&mut self, m: &MasterSignals) {
-        let a = m.ar();
-        let bad = self.check_burst(Channel::Ar, &a);
+    /// What an AR or AW handshake starts with: the burst checked against the rules (true if
+    /// it broke one), its beat count, a latency drawn from `latency` and its record.
+    fn open_burst(
+        &mut self,
+        ch: Channel,
+        a: &AddrBeat,
+        latency: (u32, u32),
+    ) -> (bool, u32, u32, BurstRecord) {
+        let bad = self.check_burst(ch, a);
         let beats = (a.len.min(255) + 1) as u32;
-        let lat = self.draw(self.cfg.read_latency);
-        self.read_log.push(BurstRecord {
+        let lat = self.draw(latency);
+        let rec = BurstRecord {
             id: a.id,
             addr: a.addr,
             beats,
@@ -71,7 +77,14 @@ impl AxiMemory {
             first_data: None,
             done: None,
             resp: Resp::Okay,
-        });
+        };
+        (bad, beats, lat, rec)
+    }
+
+    pub(super) fn accept_ar(&mut self, m: &MasterSignals) {
+        let a = m.ar();
+        let (bad, beats, lat, rec) = self.open_burst(Channel::Ar, &a, self.cfg.read_latency);
+        self.read_log.push(rec);
         self.reads.push_back(ReadTxn {
             id: a.id,
             addr: a.addr,
@@ -87,18 +100,8 @@ impl AxiMemory {
 
     pub(super) fn accept_aw(&mut self, m: &MasterSignals) {
         let a = m.aw();
-        let bad = self.check_burst(Channel::Aw, &a);
-        let beats = (a.len.min(255) + 1) as u32;
-        let latency = self.draw(self.cfg.write_latency);
-        self.write_log.push(BurstRecord {
-            id: a.id,
-            addr: a.addr,
-            beats,
-            accepted: self.cycle,
-            first_data: None,
-            done: None,
-            resp: Resp::Okay,
-        });
+        let (bad, beats, latency, rec) = self.open_burst(Channel::Aw, &a, self.cfg.write_latency);
+        self.write_log.push(rec);
         self.aw_q.push_back(WriteTxn {
             id: a.id,
             addr: a.addr,

@@ -4,7 +4,7 @@ use cdma_model::dma::{codes, EngineConfig};
 use cdma_model::spec::HEADER_LEN;
 use cdma_spec::desc as d;
 
-use super::parts::{builder, good_copy, place_frame, relu_data, stored_offset};
+use super::parts::{builder, compress_regions, good_copy, place_frame, relu_data, stored_offset};
 use crate::axi::{Access, ErrorRange, Resp};
 use crate::dma_scenario::{
     compress_desc, copy_desc, decompress_desc, frame_parts, with_flags, RegionKind, Scenario,
@@ -90,19 +90,8 @@ pub fn bus_fault(engine: &EngineConfig, seed: u64, target: Target, resp: Resp) -
         }
         Target::CompressSrc | Target::CompressDst | Target::CompressMeta => {
             let parts = frame_parts(&data, elem, chunk);
-            let src = b.data(&data, RegionKind::Source, &format!("d{i} COMPRESS src"));
-            let dst = b.alloc(
-                data.len() as u64,
-                bb,
-                RegionKind::Destination,
-                &format!("d{i} COMPRESS dst"),
-            );
-            let meta = b.alloc(
-                parts.meta.len() as u64,
-                bb,
-                RegionKind::Metadata,
-                &format!("d{i} COMPRESS meta"),
-            );
+            let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
+            let (src, dst, meta) = compress_regions(&mut b, i, &data, dst_len, meta_len);
             let (code, e) = match target {
                 Target::CompressSrc => (
                     codes::READ_ERROR,

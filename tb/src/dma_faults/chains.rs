@@ -6,9 +6,9 @@ use cdma_model::dma::{codes, EngineConfig};
 use super::bus::{bus_fault, stop_on_error, Target};
 use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
 use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
-use super::parts::{builder, place_frame, push_decompress};
+use super::parts::{builder, compress_regions, place_frame, push_decompress};
 use crate::axi::Resp;
-use crate::dma_scenario::{compress_desc, frame_parts, RegionKind, Scenario, Tensor};
+use crate::dma_scenario::{compress_desc, frame_parts, Scenario, Tensor};
 
 /// Every fault scenario that applies to `engine`, each seeded from `seed`.
 pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
@@ -51,22 +51,10 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
 /// its chain: the read side of the throughput goal.
 pub fn throughput_compress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
     let mut b = builder("throughput COMPRESS", engine, seed);
-    let bb = u64::from(engine.bus_bytes());
     let chunk = engine.chunk_log2_max();
     let parts = frame_parts(data, engine.elem(), chunk);
-    let src = b.data(data, RegionKind::Source, "d0 COMPRESS src");
-    let dst = b.alloc(
-        data.len() as u64,
-        bb,
-        RegionKind::Destination,
-        "d0 COMPRESS dst",
-    );
-    let meta = b.alloc(
-        parts.meta.len() as u64,
-        bb,
-        RegionKind::Metadata,
-        "d0 COMPRESS meta",
-    );
+    let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
+    let (src, dst, meta) = compress_regions(&mut b, 0, data, dst_len, meta_len);
     let len = data.len() as u32;
     b.push(
         compress_desc(engine, src, len, dst, len, meta, chunk),

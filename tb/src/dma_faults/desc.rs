@@ -7,7 +7,7 @@ use rand::Rng;
 
 use super::bus::stop_on_error;
 use super::frame::{bad_header, HeaderFault};
-use super::parts::{builder, good_copy, relu_data, stored_offset};
+use super::parts::{builder, compress_regions, good_copy, relu_data, stored_offset};
 use crate::dma_scenario::{compress_desc, frame_parts, RegionKind, Scenario};
 
 /// Which operation overflows its destination.
@@ -37,26 +37,14 @@ pub fn dst_overflow(engine: &EngineConfig, seed: u64, op: Overflow) -> Scenario 
         Overflow::CompressMidStream => {
             let mut b = builder("DST_OVERFLOW COMPRESS", engine, seed);
             let elem = engine.elem();
-            let bb = u64::from(engine.bus_bytes());
             let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
             let data = relu_data(4 * (1 << chunk) / elem.bytes(), elem, &mut b.rng);
             let parts = frame_parts(&data, elem, chunk);
             good_copy(&mut b, Some(codes::OK));
             let i = b.next_index();
-            let src = b.data(&data, RegionKind::Source, &format!("d{i} COMPRESS src"));
             let cap = stored_offset(&parts.meta, 2) as u64 - 1;
-            let dst = b.alloc(
-                cap,
-                bb,
-                RegionKind::Destination,
-                &format!("d{i} COMPRESS dst"),
-            );
-            let meta = b.alloc(
-                parts.meta.len() as u64,
-                bb,
-                RegionKind::Metadata,
-                &format!("d{i} COMPRESS meta"),
-            );
+            let meta_len = parts.meta.len() as u64;
+            let (src, dst, meta) = compress_regions(&mut b, i, &data, cap, meta_len);
             let desc = compress_desc(engine, src, data.len() as u32, dst, cap as u32, meta, chunk);
             b.push(desc, "COMPRESS overflow", Some(codes::DST_OVERFLOW));
             good_copy(&mut b, Some(codes::OK));

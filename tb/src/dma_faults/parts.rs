@@ -65,6 +65,33 @@ pub(super) struct PlacedFrame {
     pub(super) parts: crate::dma_scenario::FrameParts,
 }
 
+/// Places a COMPRESS's regions: the source holding `data`, a destination of `dst_len` bytes
+/// and a metadata region of `meta_len` bytes, labelled as descriptor `i`'s. Returns their
+/// addresses (source, destination, metadata).
+pub(super) fn compress_regions(
+    b: &mut ChainBuilder,
+    i: usize,
+    data: &[u8],
+    dst_len: u64,
+    meta_len: u64,
+) -> (u64, u64, u64) {
+    let bb = u64::from(b.engine().bus_bytes());
+    let src = b.data(data, RegionKind::Source, &format!("d{i} COMPRESS src"));
+    let dst = b.alloc(
+        dst_len,
+        bb,
+        RegionKind::Destination,
+        &format!("d{i} COMPRESS dst"),
+    );
+    let meta = b.alloc(
+        meta_len,
+        bb,
+        RegionKind::Metadata,
+        &format!("d{i} COMPRESS meta"),
+    );
+    (src, dst, meta)
+}
+
 /// Places the model's frame of `data` (header + index, payload) for a DECOMPRESS, after
 /// `patch` edits the metadata and payload bytes.
 pub(super) fn place_frame(
