@@ -1,11 +1,11 @@
 //! The memory model bound to a Verilated DUT: [`AxiPorts`] finds the AXI4 master ports by
 //! name and moves signals, [`AxiSlave`] bundles ports and model.
 
-use super::checker::Violation;
 use super::config::AxiMemConfig;
 use super::lookup::{find_optional, find_port, get, set, Width};
 use super::memory::AxiMemory;
 use super::signals::{MasterSignals, SlaveSignals};
+use super::violation::Violation;
 use cdma_sim::{Dir, Dut};
 
 /// Port indices of an AXI4 master interface on a [`Dut`], looked up once by name

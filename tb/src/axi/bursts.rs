@@ -1,11 +1,10 @@
 //! How the memory model serves bursts: accepting AR/AW, presenting and retiring R beats,
 //! pairing W beats with their AW, writing memory and queueing B responses.
 
-use super::checker::ViolationKind;
-use super::config::Resp;
 use super::memory::{AxiMemory, BResp, ReadTxn, WBeat, WriteTxn};
-use super::signals::{AddrBeat, Channel, MasterSignals};
+use super::signals::{AddrBeat, Channel, MasterSignals, Resp};
 use super::stats::BurstRecord;
+use super::violation::ViolationKind;
 use super::PAGE_BYTES;
 
 impl AxiMemory {

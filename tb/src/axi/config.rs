@@ -1,64 +1,7 @@
 //! What an [`AxiMemory`](super::AxiMemory) is configured with: response codes, error ranges,
 //! backpressure probabilities, latencies and queue depths.
 
-use super::signals::Channel;
-
-/// AXI `BRESP`/`RRESP` encodings.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Resp {
-    /// `0b00`: normal access success.
-    #[default]
-    Okay,
-    /// `0b01`: exclusive access success (never produced by this model).
-    Exokay,
-    /// `0b10`: slave error.
-    Slverr,
-    /// `0b11`: decode error.
-    Decerr,
-}
-
-impl Resp {
-    /// The 2-bit encoding.
-    pub fn bits(self) -> u64 {
-        match self {
-            Resp::Okay => 0,
-            Resp::Exokay => 1,
-            Resp::Slverr => 2,
-            Resp::Decerr => 3,
-        }
-    }
-
-    /// Decodes the low two bits of `bits`.
-    pub fn from_bits(bits: u64) -> Resp {
-        match bits & 3 {
-            0 => Resp::Okay,
-            1 => Resp::Exokay,
-            2 => Resp::Slverr,
-            _ => Resp::Decerr,
-        }
-    }
-
-    /// SLVERR or DECERR.
-    pub fn is_err(self) -> bool {
-        matches!(self, Resp::Slverr | Resp::Decerr)
-    }
-
-    /// The more severe of two responses (DECERR > SLVERR > EXOKAY > OKAY), for a burst that
-    /// meets several.
-    pub fn worst(self, other: Resp) -> Resp {
-        let rank = |r: Resp| match r {
-            Resp::Okay => 0,
-            Resp::Exokay => 1,
-            Resp::Slverr => 2,
-            Resp::Decerr => 3,
-        };
-        if rank(other) > rank(self) {
-            other
-        } else {
-            self
-        }
-    }
-}
+use super::signals::{Channel, Resp};
 
 /// Which accesses an [`ErrorRange`] applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

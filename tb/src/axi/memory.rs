@@ -2,10 +2,10 @@
 //! halves of a cycle ([`AxiMemory::drive`], [`AxiMemory::sample`]). How bursts are served is
 //! in `bursts.rs`, the protocol rules in `checker.rs`.
 
-use super::checker::{Violation, ViolationKind};
-use super::config::{AxiMemConfig, ErrorRange, Resp};
-use super::signals::{AddrBeat, Channel, MasterSignals, SlaveSignals};
+use super::config::{AxiMemConfig, ErrorRange};
+use super::signals::{AddrBeat, Channel, MasterSignals, Resp, SlaveSignals};
 use super::stats::{AxiStats, BurstRecord};
+use super::violation::{Violation, ViolationKind};
 use cdma_model::paged::PagedBytes;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;

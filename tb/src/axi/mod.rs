@@ -76,14 +76,15 @@ mod signals;
 mod stats;
 #[cfg(test)]
 mod tests;
+mod violation;
 
 pub use binding::{AxiPorts, AxiSlave};
-pub use checker::{Violation, ViolationKind};
-pub use config::{Access, AxiMemConfig, ErrorRange, Resp, Stalls};
+pub use config::{Access, AxiMemConfig, ErrorRange, Stalls};
 pub(crate) use lookup::{find_optional, find_port, get, set, Width};
 pub use memory::AxiMemory;
-pub use signals::{Channel, MasterSignals, SlaveSignals};
+pub use signals::{Channel, MasterSignals, Resp, SlaveSignals};
 pub use stats::{AxiStats, BurstRecord, PerChannel};
+pub use violation::{Violation, ViolationKind};
 
 /// Size of the sparse memory's pages, which is also the AXI burst boundary (the page of
 /// [`cdma_model::paged`], where the bytes are kept).

@@ -1,6 +1,6 @@
 //! What the memory model counts and records: traffic per channel and one record per burst.
 
-use super::config::Resp;
+use super::signals::Resp;
 
 /// Per-channel cycle counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
