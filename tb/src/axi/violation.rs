@@ -2,7 +2,7 @@
 //! cycle, and what happened.
 
 use super::signals::Channel;
-use crate::zvc::TbError;
+use crate::error::TbError;
 use std::fmt;
 
 /// What rule a [`Violation`] broke.

@@ -3,8 +3,8 @@
 use super::master::AxiLiteMaster;
 use super::signals::LiteOutcome;
 use crate::axi::Resp;
+use crate::error::TbError;
 use crate::watchdog::Watchdog;
-use crate::zvc::TbError;
 
 /// master itself, an [`AxiLiteDut`](super::AxiLiteDut), or a whole testbench.
 pub trait LiteAccess: Sized {

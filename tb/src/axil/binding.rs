@@ -4,7 +4,7 @@ use super::access::LiteAccess;
 use super::master::AxiLiteMaster;
 use super::signals::{LiteConfig, LiteMasterSignals, LiteSlaveSignals};
 use crate::axi::{find_optional, find_port, get, set, Resp, Width};
-use crate::zvc::TbError;
+use crate::error::TbError;
 use cdma_sim::{Dir, Dut};
 
 /// Port indices of an AXI4-Lite slave interface on a [`Dut`] (`<prefix>awaddr`, …; prefix

@@ -2,7 +2,7 @@
 
 use super::signals::{LiteConfig, LiteMasterSignals, LiteOutcome, LiteSlaveSignals};
 use crate::axi::Resp;
-use crate::zvc::TbError;
+use crate::error::TbError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

@@ -46,6 +46,6 @@ pub use master::AxiLiteMaster;
 pub use signals::{LiteConfig, LiteMasterSignals, LiteOutcome, LiteSlaveSignals};
 
 #[cfg(doc)]
-use crate::zvc::TbError;
+use crate::error::TbError;
 #[cfg(doc)]
 use cdma_sim::Dut;

@@ -4,7 +4,7 @@ use super::bench::DmaBench;
 use super::report::RunReport;
 use crate::dma_check::{is_aborted, status_code, writeback_range, Mismatch};
 use crate::dma_scenario::{desc_op, meta_bytes, Scenario};
-use crate::zvc::TbError;
+use crate::error::TbError;
 use cdma_model::dma::{codes, status_word, ChainEnd, Op};
 use cdma_spec::csr;
 

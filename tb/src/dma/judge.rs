@@ -4,7 +4,7 @@ use super::bench::DmaBench;
 use super::report::{compress_totals, stats_delta, Marks, RunReport};
 use crate::dma_check::{compare_csrs, compare_memory, BusDelta, CsrSnapshot, Mismatch};
 use crate::dma_scenario::{Expected, RegionKind, Scenario};
-use crate::zvc::TbError;
+use crate::error::TbError;
 use std::ops::Range;
 
 impl DmaBench {

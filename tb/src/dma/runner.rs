@@ -4,7 +4,7 @@ use super::bench::DmaBench;
 use super::config::BenchConfig;
 use super::report::RunReport;
 use crate::dma_scenario::Scenario;
-use crate::zvc::TbError;
+use crate::error::TbError;
 
 /// An abort to aim at a case's chain, and the chain to run after it.
 #[derive(Clone, Debug)]

@@ -2,8 +2,8 @@
 //! make random writes and keep a shadow of memory.
 
 use crate::axi::{AxiMemory, MasterSignals, Resp, SlaveSignals};
+use crate::error::TbError;
 use crate::watchdog::Watchdog;
-use crate::zvc::TbError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::VecDeque;

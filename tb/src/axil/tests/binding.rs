@@ -6,7 +6,7 @@ use crate::axi::Resp;
 use crate::axil::{
     AxiLiteDut, AxiLiteMaster, AxiLitePorts, LiteAccess, LiteConfig, LiteMasterSignals,
 };
-use crate::zvc::TbError;
+use crate::error::TbError;
 use cdma_sim::{Dir, Dut};
 
 fn lite_ports() -> Vec<cdma_sim::PortInfo> {

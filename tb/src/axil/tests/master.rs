@@ -3,7 +3,7 @@
 use super::regfile::RegFile;
 use crate::axi::Resp;
 use crate::axil::{AxiLiteMaster, LiteAccess, LiteConfig, LiteSlaveSignals};
-use crate::zvc::TbError;
+use crate::error::TbError;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
