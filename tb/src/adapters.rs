@@ -90,57 +90,100 @@ impl Bound {
     }
 }
 
-/// The Verilated `ZvcCompressor` of one element width.
-pub struct CompressorDut {
+/// A ZVC block's top: the [`Bound`] model and the two streams both blocks have (input
+/// `in_data`/`in_last`/`in_valid`/`in_ready`, output `out_data`/`out_last`/`out_valid`/
+/// `out_ready`); the adapters add their block's own ports.
+struct StreamTop {
     b: Bound,
     in_data: usize,
     in_last: usize,
     in_valid: usize,
     in_ready: usize,
     out_data: usize,
-    out_count: usize,
     out_last: usize,
     out_valid: usize,
     out_ready: usize,
 }
 
-impl CompressorDut {
-    /// Builds `cdma_zvc_compressor_e{E}`.
-    pub fn new(elem: ElemWidth) -> Result<Self, String> {
-        let b = Bound::new(&format!("cdma_zvc_compressor_e{}", elem.bits()), elem)?;
-        Ok(CompressorDut {
+impl StreamTop {
+    fn new(b: Bound) -> Result<Self, String> {
+        Ok(StreamTop {
             in_data: b.port("in_data")?,
             in_last: b.control("in_last")?,
             in_valid: b.control("in_valid")?,
             in_ready: b.control("in_ready")?,
             out_data: b.port("out_data")?,
-            out_count: b.control("out_count")?,
             out_last: b.control("out_last")?,
             out_valid: b.control("out_valid")?,
             out_ready: b.control("out_ready")?,
             b,
         })
     }
+
+    /// Drives the input stream's data, last and valid.
+    fn set_in(&mut self, data: &[u32], last: bool, valid: bool) {
+        self.b.set_words(self.in_data, data);
+        self.b.set(self.in_last, last.into());
+        self.b.set(self.in_valid, valid.into());
+    }
+
+    fn set_out_ready(&mut self, ready: bool) {
+        self.b.set(self.out_ready, ready.into());
+    }
+
+    fn in_ready(&self) -> bool {
+        self.b.get(self.in_ready) != 0
+    }
+
+    fn out_valid(&self) -> bool {
+        self.b.get(self.out_valid) != 0
+    }
+
+    fn out_data(&self) -> Vec<u32> {
+        self.b.get_words(self.out_data)
+    }
+
+    fn out_last(&self) -> bool {
+        self.b.get(self.out_last) != 0
+    }
 }
 
-/// Both adapters clock, reset and trace the same way through their [`Bound`] top; `reset`
+/// The Verilated `ZvcCompressor` of one element width.
+pub struct CompressorDut {
+    t: StreamTop,
+    out_count: usize,
+}
+
+impl CompressorDut {
+    /// Builds `cdma_zvc_compressor_e{E}`.
+    pub fn new(elem: ElemWidth) -> Result<Self, String> {
+        let b = Bound::new(&format!("cdma_zvc_compressor_e{}", elem.bits()), elem)?;
+        let out_count = b.control("out_count")?;
+        Ok(CompressorDut {
+            t: StreamTop::new(b)?,
+            out_count,
+        })
+    }
+}
+
+/// Both adapters clock, reset and trace the same way through their [`StreamTop`]; `reset`
 /// idles the handshake inputs the adapter owns first.
 macro_rules! clocked {
     ($t:ty) => {
         impl Clocked for $t {
             fn eval(&mut self) {
-                self.b.dut.eval();
+                self.t.b.dut.eval();
             }
             fn tick(&mut self) {
-                self.b.dut.tick();
+                self.t.b.dut.tick();
             }
             fn reset(&mut self) {
-                self.b.set(self.in_valid, 0);
-                self.b.set(self.out_ready, 0);
-                self.b.reset();
+                self.t.b.set(self.t.in_valid, 0);
+                self.t.b.set(self.t.out_ready, 0);
+                self.t.b.reset();
             }
             fn trace(&mut self, path: &Path) -> Result<(), String> {
-                self.b.trace(path)
+                self.t.b.trace(path)
             }
         }
     };
@@ -148,45 +191,40 @@ macro_rules! clocked {
 
 clocked!(CompressorDut);
 
+/// The methods [`CompressorPorts`] and [`DecompressorPorts`] share, answered by the
+/// [`StreamTop`] of either adapter.
+macro_rules! stream_ports {
+    () => {
+        fn elem_bits(&self) -> u32 {
+            self.t.b.elem_bits
+        }
+        fn set_out_ready(&mut self, ready: bool) {
+            self.t.set_out_ready(ready);
+        }
+        fn in_ready(&self) -> bool {
+            self.t.in_ready()
+        }
+        fn out_valid(&self) -> bool {
+            self.t.out_valid()
+        }
+    };
+}
+
 impl CompressorPorts for CompressorDut {
-    fn elem_bits(&self) -> u32 {
-        self.b.elem_bits
-    }
+    stream_ports!();
     fn set_in(&mut self, data: &[u32], last: bool, valid: bool) {
-        self.b.set_words(self.in_data, data);
-        self.b.set(self.in_last, last.into());
-        self.b.set(self.in_valid, valid.into());
-    }
-    fn set_out_ready(&mut self, ready: bool) {
-        self.b.set(self.out_ready, ready.into());
-    }
-    fn in_ready(&self) -> bool {
-        self.b.get(self.in_ready) != 0
-    }
-    fn out_valid(&self) -> bool {
-        self.b.get(self.out_valid) != 0
+        self.t.set_in(data, last, valid);
     }
     fn out_beat(&self) -> (Vec<u32>, u32, bool) {
-        (
-            self.b.get_words(self.out_data),
-            self.b.get(self.out_count) as u32,
-            self.b.get(self.out_last) != 0,
-        )
+        let count = self.t.b.get(self.out_count) as u32;
+        (self.t.out_data(), count, self.t.out_last())
     }
 }
 
 /// The Verilated `ZvcDecompressor` of one element width.
 pub struct DecompressorDut {
-    b: Bound,
-    in_data: usize,
+    t: StreamTop,
     in_count: usize,
-    in_last: usize,
-    in_valid: usize,
-    in_ready: usize,
-    out_data: usize,
-    out_last: usize,
-    out_valid: usize,
-    out_ready: usize,
     error: usize,
 }
 
@@ -194,18 +232,12 @@ impl DecompressorDut {
     /// Builds `cdma_zvc_decompressor_e{E}`.
     pub fn new(elem: ElemWidth) -> Result<Self, String> {
         let b = Bound::new(&format!("cdma_zvc_decompressor_e{}", elem.bits()), elem)?;
+        let in_count = b.control("in_count")?;
+        let error = b.control("error")?;
         Ok(DecompressorDut {
-            in_data: b.port("in_data")?,
-            in_count: b.control("in_count")?,
-            in_last: b.control("in_last")?,
-            in_valid: b.control("in_valid")?,
-            in_ready: b.control("in_ready")?,
-            out_data: b.port("out_data")?,
-            out_last: b.control("out_last")?,
-            out_valid: b.control("out_valid")?,
-            out_ready: b.control("out_ready")?,
-            error: b.control("error")?,
-            b,
+            t: StreamTop::new(b)?,
+            in_count,
+            error,
         })
     }
 }
@@ -213,32 +245,17 @@ impl DecompressorDut {
 clocked!(DecompressorDut);
 
 impl DecompressorPorts for DecompressorDut {
-    fn elem_bits(&self) -> u32 {
-        self.b.elem_bits
-    }
+    stream_ports!();
     fn set_in(&mut self, data: &[u32], count: u32, last: bool, valid: bool) {
-        self.b.set_words(self.in_data, data);
-        self.b.set(self.in_count, count.into());
-        self.b.set(self.in_last, last.into());
-        self.b.set(self.in_valid, valid.into());
-    }
-    fn set_out_ready(&mut self, ready: bool) {
-        self.b.set(self.out_ready, ready.into());
-    }
-    fn in_ready(&self) -> bool {
-        self.b.get(self.in_ready) != 0
-    }
-    fn out_valid(&self) -> bool {
-        self.b.get(self.out_valid) != 0
+        // Input ports are plain stores until the next `eval`: their order does not matter.
+        self.t.set_in(data, last, valid);
+        self.t.b.set(self.in_count, count.into());
     }
     fn out_block(&self) -> (Vec<u32>, bool) {
-        (
-            self.b.get_words(self.out_data),
-            self.b.get(self.out_last) != 0,
-        )
+        (self.t.out_data(), self.t.out_last())
     }
     fn error(&self) -> bool {
-        self.b.get(self.error) != 0
+        self.t.b.get(self.error) != 0
     }
 }
 

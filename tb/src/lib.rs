@@ -4,7 +4,8 @@
 //! - [`dut`]: the port-level traits the drivers use; [`adapters`] binds them to the generated
 //!   Verilator wrappers.
 //! - [`traffic`]: seeded valid/ready patterns.
-//! - [`zvc`]: the stream drivers with protocol checks and hang limits.
+//! - [`zvc`]: the stream drivers with protocol checks and hang limits; [`error`]: the one
+//!   error type of every bench ([`TbError`](error::TbError)).
 //! - [`regress`]: corpus and edge cases, per-group summary table.
 //! - [`axi`]: AXI4 slave memory model with protocol checker, for the DMA engine's `m_axi_*`;
 //!   [`axil`]: AXI4-Lite master for its CSRs (`s_axil_*`); [`watchdog`]: cycle limits.
@@ -21,6 +22,7 @@ pub mod dma_check;
 pub mod dma_faults;
 pub mod dma_scenario;
 pub mod dut;
+pub mod error;
 pub mod regress;
 pub mod traffic;
 pub mod watchdog;

@@ -2,8 +2,9 @@
 
 use crate::adapters::{new_compressor, new_decompressor};
 use crate::dut::{CompressorPorts, DecompressorPorts};
+use crate::error::TbError;
 use crate::traffic::Traffic;
-use crate::zvc::{compare, run_compressor, run_decompressor, RunStats, TbError};
+use crate::zvc::{compare, run_compressor, run_decompressor, RunStats};
 use cdma_model::{zvc, ElemWidth};
 use std::collections::BTreeMap;
 

@@ -2,7 +2,7 @@
 //! so a hang becomes a [`TbError::Hang`] that says what was still outstanding instead of a test
 //! that never ends.
 
-use crate::zvc::TbError;
+use crate::error::TbError;
 
 /// Counts the cycles of one run against two budgets: a total limit, and a limit on cycles
 /// without progress (the caller reports progress, e.g. any AXI handshake).

@@ -17,10 +17,7 @@ use cdma_tb::dma_cases::{
 };
 use cdma_tb::dma_scenario::Tensor;
 
-fn require_top() {
-    require(TOP);
-}
-
+/// Fails the test with the list of what was Verilated when `top` was not.
 fn require(top: &str) {
     assert!(
         top_available(top),
@@ -62,7 +59,7 @@ fn assert_clean(results: &[DmaResult]) {
 /// A few corpus tensors per chain, two chains, random memory timing.
 #[test]
 fn corpus_chains_match_the_model() {
-    require_top();
+    require(TOP);
     let ts: Vec<Tensor> = tensors().into_iter().step_by(20).take(6).collect();
     let engine = engine_of(TOP).unwrap();
     let results: Vec<DmaResult> = chain_cases("dma-corpus", &ts, &engine, 1, 3)
@@ -141,7 +138,7 @@ fn every_fault_matches_the_model() {
 /// bound, nothing written outside destinations, then a new chain runs correctly.
 #[test]
 fn abort_mid_chain_then_a_clean_chain() {
-    require_top();
+    require(TOP);
     let engine = engine_of(TOP).unwrap();
     let ts = tensors();
     let big: Vec<Tensor> = ts
@@ -161,7 +158,7 @@ fn abort_mid_chain_then_a_clean_chain() {
 /// and write-bus utilisation during the matching DECOMPRESS, goal ≥ 95 % each.
 #[test]
 fn throughput_goal() {
-    require_top();
+    require(TOP);
     let engine = engine_of(TOP).unwrap();
     let data = concat_data(&tensors(), 1 << 20, 4);
     let cases = throughput_cases(&engine, &data, 1);

@@ -1,8 +1,9 @@
 //! First light of the DMA engine top at the Verilator level (`cdma_dma_dw256`, and the
 //! 1024-bit `cdma_dma_top`): descriptors in the AXI memory model, CSR programming over
 //! AXI4-Lite, then COPY, COMPRESS, DECOMPRESS of the compressed frame, status words, one
-//! BAD_DESC and one SLVERR. The full end-to-end harness is tb/src/dma.rs; this is the smoke.
+//! BAD_DESC and one SLVERR. The full end-to-end harness is tb/src/dma/; this is the smoke.
 
+use cdma_model::rng::XorShift64;
 use cdma_model::{zvc, ElemWidth};
 use cdma_sim::{new_dut, Dut};
 use cdma_spec::{csr, desc, error, frame};
@@ -157,17 +158,7 @@ fn elem_code(e: ElemWidth) -> u64 {
     }
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-}
-
-fn activation_like(rng: &mut Rng, n: usize) -> Vec<u8> {
+fn activation_like(rng: &mut XorShift64, n: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(n);
     while out.len() < n {
         let zero = rng.next() % 100 < 80;
@@ -328,7 +319,7 @@ fn copy_compress_decompress(module: &str, data: &[u8], chunk_log2: u32, seed: u6
 }
 
 fn smoke(module: &str) {
-    let mut rng = Rng(0x1234_5678);
+    let mut rng = XorShift64::new(0x1234_5678);
     let mut data = activation_like(&mut rng, 5000);
     // One chunk of random bytes (raw fallback).
     for x in &mut data[1024..2048] {

@@ -2,6 +2,7 @@
 //! edge tensors under random valid/ready, the full-rate goal, and malformed payloads.
 
 use cdma_corpus::Corpus;
+use cdma_model::rng::XorShift64;
 use cdma_model::{zvc, ElemWidth};
 use cdma_tb::regress::{
     corpus_cases, edge_cases, render_table, run_case, summarize, Case, CaseResult, Duts,
@@ -68,12 +69,10 @@ fn edge_tensors_are_bit_exact_under_random_traffic() {
 }
 
 fn tensor(elem: ElemWidth, blocks: usize, nonzero_of_4: u32, seed: u64) -> Vec<u8> {
-    let mut x = seed | 1;
+    let mut rng = XorShift64::new(seed | 1);
     let mut out = Vec::new();
     for i in 0..blocks * BLOCK {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        let x = rng.next();
         // Non-zero in `nonzero_of_4` of every 4 elements, so every block has the same mix.
         let nz = (i % 4) < nonzero_of_4 as usize;
         let bytes = (x | 1).to_le_bytes();

@@ -1,0 +1,99 @@
+//! Whole lists and long chains: every fault for an engine, the throughput COMPRESS and
+//! DECOMPRESS, and the chain an abort is aimed at.
+
+use cdma_model::dma::{codes, EngineConfig};
+
+use super::bus::{bus_fault, stop_on_error, Target};
+use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
+use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
+use super::parts::{builder, compress_regions, place_frame, push_decompress};
+use crate::axi::Resp;
+use crate::dma_scenario::{compress_desc, frame_parts, Scenario, Tensor};
+
+/// Every fault scenario that applies to `engine`, each seeded from `seed`.
+pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
+    let mut v = Vec::new();
+    let mut s = seed;
+    let mut next = || {
+        s = s.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        s
+    };
+    for t in Target::ALL {
+        for r in [Resp::Slverr, Resp::Decerr] {
+            v.push(bus_fault(engine, next(), t, r));
+        }
+    }
+    for stop in [false, true] {
+        v.push(stop_on_error(engine, next(), stop));
+    }
+    for f in HeaderFault::ALL.into_iter().filter(|f| f.applies(engine)) {
+        v.push(bad_header(engine, next(), f));
+    }
+    for f in IndexFault::ALL.into_iter().filter(|f| f.applies(engine)) {
+        v.push(bad_index(engine, next(), f));
+    }
+    v.push(bad_payload(engine, next()));
+    v.push(mask_past_end(engine, next()));
+    for o in [
+        Overflow::Copy,
+        Overflow::CompressMidStream,
+        Overflow::DecompressHeader,
+    ] {
+        v.push(dst_overflow(engine, next(), o));
+    }
+    for f in DescFault::ALL.into_iter().filter(|f| f.applies(engine)) {
+        v.push(bad_desc(engine, next(), f));
+    }
+    v
+}
+
+/// One large COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`), alone in
+/// its chain: the read side of the throughput goal.
+pub fn throughput_compress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
+    let mut b = builder("throughput COMPRESS", engine, seed);
+    let chunk = engine.chunk_log2_max();
+    let parts = frame_parts(data, engine.elem(), chunk);
+    let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
+    let (src, dst, meta) = compress_regions(&mut b, 0, data, dst_len, meta_len);
+    let len = data.len() as u32;
+    b.push(
+        compress_desc(engine, src, len, dst, len, meta, chunk),
+        "COMPRESS (throughput)",
+        Some(codes::OK),
+    );
+    b.finish()
+}
+
+/// One large DECOMPRESS of the model's frame of `data`, alone in its chain: the write side
+/// of the throughput goal.
+pub fn throughput_decompress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
+    let mut b = builder("throughput DECOMPRESS", engine, seed);
+    let f = place_frame(
+        &mut b,
+        data,
+        engine.chunk_log2_max(),
+        "d0 DECOMPRESS",
+        |_, _| {},
+    );
+    push_decompress(&mut b, &f, 0, "DECOMPRESS (throughput)", codes::OK);
+    b.finish()
+}
+
+/// A long chain to abort: every tensor compressed and restored (a round trip each), in a
+/// window of its own (`window`) so a second chain can run beside it afterwards.
+pub fn abort_chain(
+    engine: &EngineConfig,
+    tensors: &[Tensor],
+    seed: u64,
+    window: std::ops::Range<u64>,
+) -> Scenario {
+    let opts = crate::dma_scenario::RandomOpts {
+        max_copies: 2,
+        max_unaligned: 0,
+        window,
+        ..Default::default()
+    };
+    crate::dma_scenario::random_chain_with("abort", engine, tensors, seed, &opts, |b| {
+        b.junk_status(false)
+    })
+}
