@@ -4,7 +4,7 @@
 //! codec that does not round-trip would be meaningless.
 
 use crate::rl;
-use cdma_model::{spec, zvc, ElemWidth};
+use cdma_model::{layout, zvc, ElemWidth};
 use std::io::{Read, Write};
 
 /// A codec of the comparison.
@@ -84,7 +84,7 @@ pub fn zvc_size(data: &[u8], elem: ElemWidth) -> Result<u64, String> {
     let p = zvc::encode(data, elem).map_err(|e| format!("ZVC: {e}"))?;
     let back = zvc::decode(&p, elem, data.len() / elem.bytes()).map_err(|e| format!("ZVC: {e}"))?;
     check(Codec::Zvc, &back, data)?;
-    Ok((p.len() + spec::HEADER_LEN) as u64)
+    Ok((p.len() + layout::HEADER_LEN) as u64)
 }
 
 /// Size of the chunked frame `cdma_model::compress` writes (4 KiB chunks, raw fallback,
@@ -104,7 +104,7 @@ pub fn rl_size(data: &[u8], elem: ElemWidth) -> Result<u64, String> {
     let p = rl::encode(data, elem).map_err(|e| e.to_string())?;
     let back = rl::decode(&p, elem, data.len() / elem.bytes()).map_err(|e| e.to_string())?;
     check(Codec::Rl, &back, data)?;
-    Ok((p.len() + spec::HEADER_LEN) as u64)
+    Ok((p.len() + layout::HEADER_LEN) as u64)
 }
 
 /// zlib stream at level 6 (flate2's default backend, miniz_oxide).

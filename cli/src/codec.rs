@@ -12,7 +12,7 @@ pub struct CompressArgs {
     elem: ElemWidth,
     /// Chunk size: each 2^N bytes of input are compressed on their own, or stored raw when
     /// that is not smaller (7..=24; docs/FORMAT.md).
-    #[arg(long = "chunk-log2", value_name = "N", default_value_t = cdma_model::spec::CHUNK_LOG2_DEFAULT)]
+    #[arg(long = "chunk-log2", value_name = "N", default_value_t = cdma_model::layout::CHUNK_LOG2_DEFAULT)]
     chunk_log2: u8,
     /// Raw little-endian tensor file (a whole number of elements).
     input: PathBuf,

@@ -8,13 +8,13 @@
 
 use std::ops::Range;
 
-use crate::spec::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
+use crate::layout::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
 use crate::{zvc, ElemWidth, FormatError};
 
 /// Compresses `data` (a tensor of `elem`-wide elements) into a frame with the default chunk
 /// size (`2^12` = 4 KiB). See [`compress_chunked`].
 pub fn compress(data: &[u8], elem: ElemWidth) -> Result<Vec<u8>, FormatError> {
-    compress_chunked(data, elem, spec::CHUNK_LOG2_DEFAULT)
+    compress_chunked(data, elem, layout::CHUNK_LOG2_DEFAULT)
 }
 
 /// Compresses `data` into a frame with chunks of `2^chunk_log2` bytes.
@@ -35,7 +35,7 @@ pub fn compress_chunked(
 /// Like [`compress`], but appends the frame to `out` so a caller can reuse one buffer across
 /// many tensors (no allocation once it is large enough). On error `out` is unchanged.
 pub fn compress_into(data: &[u8], elem: ElemWidth, out: &mut Vec<u8>) -> Result<(), FormatError> {
-    compress_chunked_into(data, elem, spec::CHUNK_LOG2_DEFAULT, out)
+    compress_chunked_into(data, elem, layout::CHUNK_LOG2_DEFAULT, out)
 }
 
 /// Like [`compress_chunked`], appending to `out`. On error `out` is unchanged.
@@ -47,11 +47,11 @@ pub fn compress_chunked_into(
 ) -> Result<(), FormatError> {
     // Validate everything before touching `out`, so an error leaves it as it was.
     zvc::check_whole_elements(data.len(), elem)?;
-    spec::check_chunk_log2(chunk_log2)?;
-    let n_chunks = spec::chunk_count(data.len() as u64, chunk_log2)?;
+    layout::check_chunk_log2(chunk_log2)?;
+    let n_chunks = layout::chunk_count(data.len() as u64, chunk_log2)?;
     let n = u64::from(n_chunks);
     let start = out.len();
-    let meta = spec::meta_len(n) as usize;
+    let meta = layout::meta_len(n) as usize;
     // The frame is at most meta + data (raw fallback), so one reservation suffices but for
     // the ZVC encoder's own worst-case reservation of the last chunk.
     out.reserve(meta + data.len());
@@ -77,7 +77,7 @@ pub fn compress_chunked_into(
 /// payload if it is strictly smaller than the chunk, else the chunk itself (raw). The
 /// chunk must be a whole number of elements and at most `2^24` bytes (callers check).
 pub fn encode_chunk(chunk: &[u8], elem: ElemWidth, out: &mut Vec<u8>) -> IndexEntry {
-    debug_assert!(chunk.len() <= 1 << spec::CHUNK_LOG2_MAX);
+    debug_assert!(chunk.len() <= 1 << layout::CHUNK_LOG2_MAX);
     let at = out.len();
     // Encoding and then falling back costs one wasted encode on incompressible chunks, but
     // keeps a single pass over compressible ones (the common case for activations).

@@ -10,7 +10,7 @@
 //! * [`compress`] / [`compress_chunked`] / [`decompress`] work on whole chunked frames
 //!   (32-byte header, chunk index, payload); [`FrameView`] decodes single chunks.
 //! * [`zvc`] encodes / decodes one chunk's ZVC payload, exactly the bytes the RTL produces.
-//! * [`spec`] re-exports the frame layout of `cdma_spec::frame` with typed header and index
+//! * [`layout`] re-exports the frame layout of `cdma_spec::frame` with typed header and index
 //!   entries; a test checks docs/FORMAT.md against it.
 //! * [`dma`] is the golden model of the DMA engine: descriptor chains over a byte memory.
 //! * [`rng`] is the one seeded pseudo-random generator of tests and testbenches; [`paged`]
@@ -22,9 +22,9 @@
 
 pub mod dma;
 pub mod frame;
+pub mod layout;
 pub mod paged;
 pub mod rng;
-pub mod spec;
 pub mod synthetic;
 pub mod zvc;
 
@@ -227,7 +227,7 @@ mod tests {
     fn empty_input_gives_header_only_frame() {
         for w in ElemWidth::ALL {
             let f = compress(&[], w).unwrap();
-            assert_eq!(f.len(), spec::HEADER_LEN);
+            assert_eq!(f.len(), layout::HEADER_LEN);
             assert_eq!(&f[8..12], &[0; 4], "n_chunks");
             assert_eq!(&f[16..32], &[0; 16], "lengths");
             assert_eq!(decompress(&f).unwrap(), Vec::<u8>::new());

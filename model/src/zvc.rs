@@ -25,7 +25,7 @@
 
 use std::mem::MaybeUninit;
 
-use crate::spec::{BLOCK_ELEMS, MASK_BYTES};
+use crate::layout::{BLOCK_ELEMS, MASK_BYTES};
 use crate::{ElemWidth, FormatError};
 
 mod blocks;

@@ -2,8 +2,8 @@
 //! zeros, round trips of the synthetic edge tensors at several chunk sizes, the raw/ZVC
 //! decision at its boundary, and random access to single chunks.
 
+use cdma_model::layout::{self, CHUNK_LOG2_DEFAULT};
 use cdma_model::rng::XorShift64;
-use cdma_model::spec::{self, CHUNK_LOG2_DEFAULT};
 use cdma_model::{
     compress, compress_chunked, decompress, synthetic, zvc, ElemWidth, FormatError, FrameView,
 };
@@ -22,7 +22,7 @@ fn random_mib_expands_by_at_most_half_a_percent() {
     let f = compress(&data, ElemWidth::W32).unwrap();
     let n = MIB >> CHUNK_LOG2_DEFAULT;
     // Every chunk falls back to raw: exactly the header and one index word per chunk more.
-    assert_eq!(f.len(), MIB + spec::HEADER_LEN + 4 * n);
+    assert_eq!(f.len(), MIB + layout::HEADER_LEN + 4 * n);
     let expansion = (f.len() - MIB) as f64 / MIB as f64;
     println!(
         "1 MiB random bytes, E=32, 4 KiB chunks: {} -> {} bytes, expansion {:.4} %",
@@ -52,7 +52,7 @@ fn zero_mib_compresses_at_least_25x() {
         );
         // Per 4 KiB chunk: one 4-byte mask per 32 elements, plus header and index.
         let masks = 4 * (MIB / w.bytes() / 32);
-        assert_eq!(f.len(), spec::HEADER_LEN + 4 * (MIB >> 12) + masks);
+        assert_eq!(f.len(), layout::HEADER_LEN + 4 * (MIB >> 12) + masks);
         assert!(ratio >= min_ratio, "{w}: ratio {ratio}");
         assert_eq!(decompress(&f).unwrap(), data);
     }
@@ -73,7 +73,7 @@ fn edge_tensors_round_trip_at_several_chunk_sizes() {
                 let back = decompress(&f).unwrap_or_else(|e| panic!("{name} {w} 2^{c}: {e}"));
                 assert_eq!(&back, data, "{name} {w} chunk 2^{c}");
                 let n = data.len().div_ceil(1 << c);
-                assert!(f.len() <= data.len() + spec::meta_len(n as u64) as usize);
+                assert!(f.len() <= data.len() + layout::meta_len(n as u64) as usize);
                 let v = FrameView::parse(&f).unwrap();
                 assert_eq!(v.n_chunks(), n, "{name}");
                 assert_eq!(v.header().chunk_log2, c);
@@ -178,7 +178,7 @@ fn chunk_larger_than_input_is_one_chunk() {
 #[test]
 fn forged_huge_frame_fails_without_allocating_its_claimed_size() {
     let n: u32 = 1 << 16;
-    let h = spec::Header {
+    let h = layout::Header {
         elem: ElemWidth::W32,
         chunk_log2: 24,
         n_chunks: n,

@@ -12,7 +12,7 @@ use cdma_model::dma::{
     codes, control_word, status_word, BusError, ChainEnd, ConfigError, Descriptor, EngineConfig,
     Op, SparseMemory,
 };
-use cdma_model::{compress_chunked, spec, ElemWidth};
+use cdma_model::{compress_chunked, layout, ElemWidth};
 use cdma_spec::csr;
 
 use dma_common::*;
@@ -159,7 +159,7 @@ fn compress_then_decompress_chain_round_trips_through_memory() {
             );
             let frame = compress_chunked(&data, elem, chunk).unwrap();
             let meta_len = 128u64;
-            assert_eq!(spec::Header::parse(&frame).unwrap().meta_len(), meta_len);
+            assert_eq!(layout::Header::parse(&frame).unwrap().meta_len(), meta_len);
             let payload_len = (frame.len() as u64 - meta_len) as u32;
             let mut m = SparseMemory::new(FILL);
             m.load(SRC, &data);

@@ -9,7 +9,7 @@
 mod dma_common;
 
 use cdma_model::dma::{codes, BusError, Descriptor, EngineConfig, ErrorCode, SparseMemory};
-use cdma_model::{compress_chunked, spec, ElemWidth};
+use cdma_model::{compress_chunked, layout, ElemWidth};
 
 use dma_common::*;
 
@@ -75,7 +75,7 @@ fn compress_writes_the_frame() {
             let mut m = setup(&data, comp(elem.bits(), len, len + 4096, chunk));
             let d = single(&mut m, &c, codes::OK);
             let frame = compress_chunked(&data, elem, if chunk == 0 { 12 } else { chunk }).unwrap();
-            let meta = spec::Header::parse(&frame).unwrap().meta_len() as usize;
+            let meta = layout::Header::parse(&frame).unwrap().meta_len() as usize;
             assert_eq!(d.bytes_written as usize, frame.len() - meta);
             assert_eq!(m.peek(META, meta), &frame[..meta], "BB {bb} n {n}");
             assert_eq!(m.peek(DST, frame.len() - meta), &frame[meta..]);

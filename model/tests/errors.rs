@@ -4,7 +4,7 @@
 use std::collections::BTreeSet;
 
 use cdma_model::{
-    compress, compress_chunked, decompress, spec, zvc, ElemWidth, FormatError, FrameView,
+    compress, compress_chunked, decompress, layout, zvc, ElemWidth, FormatError, FrameView,
 };
 
 /// Name of a variant. The match has no wildcard, so adding a variant without extending this
@@ -378,7 +378,7 @@ fn cases() -> Vec<Case> {
     ));
     v.push((
         "2^56 + 1 bytes in 2^24-byte chunks",
-        spec::chunk_count((1 << 56) + 1, 24).map(|_| vec![]),
+        layout::chunk_count((1 << 56) + 1, 24).map(|_| vec![]),
         FormatError::TooManyChunks {
             len: (1 << 56) + 1,
             chunk_log2: 24,

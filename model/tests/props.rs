@@ -2,7 +2,7 @@
 //! decoder against garbage and mutated frames (always `Err` or the correct data, never a
 //! panic).
 
-use cdma_model::spec::{self, Header, IndexEntry};
+use cdma_model::layout::{self, Header, IndexEntry};
 use cdma_model::{compress_chunked, decompress, zvc, ElemWidth, FormatError, FrameView};
 use proptest::prelude::*;
 
@@ -88,7 +88,7 @@ fn check_structure(f: &[u8], data: &[u8], w: ElemWidth, c: u8) -> Result<(), Tes
     let v = FrameView::parse(f).unwrap();
     let n = data.len().div_ceil(1 << c);
     prop_assert_eq!(v.n_chunks(), n);
-    prop_assert!(f.len() <= data.len() + spec::HEADER_LEN + 4 * n);
+    prop_assert!(f.len() <= data.len() + layout::HEADER_LEN + 4 * n);
     for (i, chunk) in data.chunks(1 << c).enumerate() {
         let z = zvc::encode(chunk, w).unwrap();
         let stored = &v.payload()[v.stored_range(i).unwrap()];

@@ -2,7 +2,7 @@
 
 use cdma_spec::csr;
 
-use crate::spec;
+use crate::layout;
 use crate::ElemWidth;
 
 /// An engine configuration could not be built.
@@ -65,7 +65,7 @@ impl EngineConfig {
 
     /// Sets `CHUNK_LOG2_MAX`, the largest chunk the engine's buffers hold (7..=24).
     pub fn with_chunk_log2_max(mut self, value: u8) -> Result<EngineConfig, ConfigError> {
-        if !(spec::CHUNK_LOG2_MIN..=spec::CHUNK_LOG2_MAX).contains(&value) {
+        if !(layout::CHUNK_LOG2_MIN..=layout::CHUNK_LOG2_MAX).contains(&value) {
             return Err(ConfigError::ChunkLog2Max { value });
         }
         self.chunk_log2_max = value;

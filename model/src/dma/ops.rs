@@ -11,7 +11,7 @@ use super::config::EngineConfig;
 use super::descriptor::{Descriptor, Op};
 use super::memory::Memory;
 use crate::frame::{decode_chunk, encode_chunk};
-use crate::spec::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
+use crate::layout::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
 use crate::ElemWidth;
 
 /// Result of the operation of a fetched descriptor: error, bytes written, unspecified memory.
@@ -71,12 +71,12 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
         return OpResult::early(code::BAD_DESC);
     }
     let chunk_log2 = match op {
-        Op::Compress if chunk_field == 0 => spec::CHUNK_LOG2_DEFAULT,
+        Op::Compress if chunk_field == 0 => layout::CHUNK_LOG2_DEFAULT,
         Op::Compress => chunk_field,
         _ if chunk_field != 0 => return OpResult::early(code::BAD_DESC),
         _ => 0,
     };
-    if op == Op::Compress && spec::check_chunk_log2(chunk_log2).is_err() {
+    if op == Op::Compress && layout::check_chunk_log2(chunk_log2).is_err() {
         return OpResult::early(code::BAD_DESC);
     }
     // Step 3: what this configuration can run.
@@ -147,7 +147,7 @@ fn compress(
 ) -> OpResult {
     let bb = u64::from(cfg.bus_bytes());
     let len = u64::from(desc.src_len);
-    let n = spec::n_chunks(len, chunk_log2);
+    let n = layout::n_chunks(len, chunk_log2);
     // Step 6.
     if n > 1u64 << cfg.idx_log2() {
         return OpResult::early(code::UNSUPPORTED);
@@ -155,7 +155,7 @@ fn compress(
     // Step 8: chunk by chunk, in stream order.
     let unspec = vec![
         region(desc.dst_addr, u64::from(desc.dst_cap)),
-        region(desc.meta_addr, spec::meta_len(n)),
+        region(desc.meta_addr, layout::meta_len(n)),
     ];
     let chunk = 1u64 << chunk_log2;
     let mut index = Vec::new();

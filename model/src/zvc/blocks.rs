@@ -5,7 +5,7 @@
 
 use std::mem::MaybeUninit;
 
-use crate::spec::{BLOCK_ELEMS, MASK_BYTES};
+use crate::layout::{BLOCK_ELEMS, MASK_BYTES};
 use crate::FormatError;
 
 /// Reads the little-endian mask at `payload[off..off + 4]` (caller checked the length).

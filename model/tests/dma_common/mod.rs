@@ -13,7 +13,7 @@ use cdma_model::dma::{
     EngineConfig, ErrorCode, Op, SparseMemory,
 };
 use cdma_model::rng::XorShift64;
-use cdma_model::{compress_chunked, spec, ElemWidth};
+use cdma_model::{compress_chunked, layout, ElemWidth};
 use cdma_spec::csr;
 
 pub const DESC: u64 = 0x1000;
@@ -61,7 +61,7 @@ pub fn run(mem: &mut SparseMemory, head: u64, cfg: &EngineConfig) -> ChainOutcom
                 let n = u64::from(u32::from_le_bytes(
                     mem.peek(desc.meta_addr + 8, 4).try_into().unwrap(),
                 ));
-                allowed.push(desc.meta_addr..desc.meta_addr + spec::meta_len(n));
+                allowed.push(desc.meta_addr..desc.meta_addr + layout::meta_len(n));
             }
         } else {
             assert_eq!(d.bytes_written, 0, "bytes_written after an error");
@@ -154,7 +154,7 @@ pub fn setup_frame(
     mk: impl Fn(u32) -> Descriptor,
 ) -> (SparseMemory, Vec<u8>) {
     let f = compress_chunked(data, elem, c).unwrap();
-    let meta = spec::Header::parse(&f).unwrap().meta_len() as usize;
+    let meta = layout::Header::parse(&f).unwrap().meta_len() as usize;
     let mut m = SparseMemory::new(FILL);
     m.load(META, &f[..meta]);
     m.load(SRC, &f[meta..]);

@@ -1,7 +1,7 @@
 //! Bus errors: a read or write error on each kind of access, and `stop_on_error`.
 
 use cdma_model::dma::{codes, EngineConfig};
-use cdma_model::spec::HEADER_LEN;
+use cdma_model::layout::HEADER_LEN;
 use cdma_spec::desc as d;
 
 use super::parts::{builder, compress_regions, good_copy, place_frame, relu_data, stored_offset};

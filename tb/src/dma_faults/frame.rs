@@ -1,8 +1,8 @@
 //! Broken frames for DECOMPRESS: header fields, chunk index entries, ZVC payload.
 
 use cdma_model::dma::{codes, EngineConfig, ErrorCode};
-use cdma_model::spec::IndexEntry;
-use cdma_model::spec::{
+use cdma_model::layout::IndexEntry;
+use cdma_model::layout::{
     CHUNK_LOG2_FIELD, CODEC_FIELD, ELEM_BITS_FIELD, HEADER_LEN, INDEX_ENTRY_LEN, MAGIC_FIELD,
     N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD, UNCOMPRESSED_LEN_FIELD, VERSION_FIELD,
 };

@@ -3,8 +3,8 @@
 //! chain most frame faults are.
 
 use cdma_model::dma::{codes, EngineConfig, ErrorCode};
-use cdma_model::spec::IndexEntry;
-use cdma_model::spec::HEADER_LEN;
+use cdma_model::layout::IndexEntry;
+use cdma_model::layout::HEADER_LEN;
 use cdma_model::ElemWidth;
 use rand::Rng;
 

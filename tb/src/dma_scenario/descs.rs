@@ -3,7 +3,7 @@
 //! descriptor kinds.
 
 use cdma_model::dma::{control_word, Descriptor, EngineConfig, Op};
-use cdma_model::{compress_chunked, spec, ElemWidth};
+use cdma_model::{compress_chunked, layout, ElemWidth};
 use cdma_spec::desc as d;
 
 /// The operation of a descriptor's control word (None for the reserved code).
@@ -19,13 +19,13 @@ pub fn desc_op(desc: &Descriptor) -> Option<Op> {
 /// The chunk sizes a random COMPRESS may use on `engine`: `max(7, log2 BB)` to
 /// `CHUNK_LOG2_MAX`.
 pub fn chunk_range(engine: &EngineConfig) -> std::ops::RangeInclusive<u8> {
-    let lo = (engine.bus_bytes().trailing_zeros() as u8).max(spec::CHUNK_LOG2_MIN);
+    let lo = (engine.bus_bytes().trailing_zeros() as u8).max(layout::CHUNK_LOG2_MIN);
     lo..=engine.chunk_log2_max()
 }
 
 /// Bytes of header + index for `len` bytes in chunks of `2^chunk_log2`.
 pub fn meta_bytes(len: u32, chunk_log2: u8) -> u64 {
-    spec::meta_len(spec::n_chunks(u64::from(len), chunk_log2))
+    layout::meta_len(layout::n_chunks(u64::from(len), chunk_log2))
 }
 
 /// A frame as the engine writes it: header + index (metadata) and payload, from the model.
@@ -40,7 +40,7 @@ pub struct FrameParts {
 /// Compresses `data` with the model and splits the frame into metadata and payload.
 pub fn frame_parts(data: &[u8], elem: ElemWidth, chunk_log2: u8) -> FrameParts {
     let f = compress_chunked(data, elem, chunk_log2).expect("whole elements, valid chunk size");
-    let meta_len = spec::meta_len(spec::n_chunks(data.len() as u64, chunk_log2)) as usize;
+    let meta_len = layout::meta_len(layout::n_chunks(data.len() as u64, chunk_log2)) as usize;
     FrameParts {
         meta: f[..meta_len].to_vec(),
         payload: f[meta_len..].to_vec(),
