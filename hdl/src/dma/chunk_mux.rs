@@ -511,7 +511,11 @@ mod tests {
             run8(&beats, &decs, 1, (70, 60, 60), 5);
         });
         check(
-            &crate::dma::standalone::<ChunkMuxE8>("cdma_dma_chunk_mux_e8"),
+            &crate::emit::standalone_block(
+                ChunkMuxE8::default(),
+                "cdma_dma_chunk_mux_e8",
+                CHUNK_MUX_PORTS,
+            ),
             &trace,
         );
     }

@@ -500,7 +500,11 @@ mod tests {
             run8(&beats, want.len(), (80, 80, 30), 6);
         });
         check(
-            &crate::dma::standalone::<ChunkScanE8>("cdma_dma_chunk_scan_e8"),
+            &crate::emit::standalone_block(
+                ChunkScanE8::default(),
+                "cdma_dma_chunk_scan_e8",
+                CHUNK_SCAN_PORTS,
+            ),
             &trace,
         );
     }

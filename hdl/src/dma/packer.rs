@@ -462,7 +462,11 @@ mod tests {
             run8(&t, 70, 60, 6);
         });
         check(
-            &crate::dma::standalone::<LanePackerE8>("cdma_dma_lane_packer_e8"),
+            &crate::emit::standalone_block(
+                LanePackerE8::default(),
+                "cdma_dma_lane_packer_e8",
+                LANE_PACKER_PORTS,
+            ),
             &trace,
         );
     }

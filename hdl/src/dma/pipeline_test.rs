@@ -5,7 +5,7 @@
 
 use rust_hdl::core::prelude::*;
 
-use crate::dma::beat_fifo::BeatFifo;
+use crate::dma::chunk_fifo::ChunkFifo;
 use crate::dma::chunk_mux::ChunkMuxE8;
 use crate::dma::chunk_scan::ChunkScanE8;
 use crate::dma::packer::LanePackerE8;
@@ -32,7 +32,7 @@ struct CompressPipeE8 {
     dec_stored_len: Signal<Out, Bits<32>>,
     dec_raw: Signal<Out, Bit>,
     scan: ChunkScanE8,
-    fifo: BeatFifo<264, 4>,
+    fifo: ChunkFifo<264, 4>,
     mux: ChunkMuxE8,
     packer: LanePackerE8,
     j_flags: Join<1, 1, 2>,

@@ -507,7 +507,11 @@ mod tests {
             run8(&b, &c, 70, 60, 5);
         });
         check(
-            &crate::dma::standalone::<LaneSplitterE8>("cdma_dma_lane_splitter_e8"),
+            &crate::emit::standalone_block(
+                LaneSplitterE8::default(),
+                "cdma_dma_lane_splitter_e8",
+                LANE_SPLITTER_PORTS,
+            ),
             &trace,
         );
     }

@@ -42,7 +42,7 @@ use super::check::{
     LEN_BITS, OP_BITS,
 };
 use super::header::HeaderPack;
-use super::IDX_LOG2;
+use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
 use crate::emit::{make_top_from, Top};
 use crate::glue::{EnReg, Join, LaneMask, ZeroExtend};
 
@@ -212,7 +212,7 @@ pub fn controller_top(dw: usize) -> Top {
     let params = vec![
         ("DW".into(), dw as u64),
         ("E".into(), dw as u64 / 32),
-        ("CHUNK_LOG2_MAX".into(), super::CHUNK_LOG2_MAX),
+        ("CHUNK_LOG2_MAX".into(), ENGINE_CHUNK_LOG2_MAX),
         ("IDX_LOG2".into(), IDX_LOG2 as u64),
     ];
     let config = format!("DW = {dw}");

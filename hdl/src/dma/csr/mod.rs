@@ -455,7 +455,7 @@ impl Default for CsrBlock {
         Self::new(
             7,
             32,
-            super::CHUNK_LOG2_MAX as u32,
+            super::params::ENGINE_CHUNK_LOG2_MAX as u32,
             super::axi_read::READS_IN_FLIGHT_DEFAULT as u32,
         )
     }
