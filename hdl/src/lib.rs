@@ -11,7 +11,7 @@ pub mod compressor;
 pub mod decompressor;
 pub mod dma;
 pub mod emit;
-pub mod glue;
+pub mod prims;
 pub mod steer;
 pub mod tops;
 

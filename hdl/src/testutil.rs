@@ -1,27 +1,13 @@
 //! Test support shared by the blocks' rust-hdl simulator tests: a straightforward reference
-//! encoder written from docs/FORMAT.md, a deterministic PRNG and a clocking helper.
+//! encoder written from docs/FORMAT.md, the project's deterministic PRNG
+//! (`cdma_model::rng::XorShift64`, re-exported) and a clocking helper.
 
 use rust_hdl::core::prelude::*;
 
-/// xorshift64: deterministic pseudo-random numbers, so a failing test is reproducible.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// Next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    /// True with probability `pct` percent.
-    pub fn chance(&mut self, pct: u64) -> bool {
-        self.next() % 100 < pct
-    }
-}
+pub use cdma_model::rng::XorShift64;
 
 /// A block of 32 elements of `e` bits, each zero with probability `zero_pct` percent.
-pub fn random_block(rng: &mut Rng, e: u32, zero_pct: u64) -> Vec<u64> {
+pub fn random_block(rng: &mut XorShift64, e: u32, zero_pct: u64) -> Vec<u64> {
     (0..32)
         .map(|_| {
             if rng.chance(zero_pct) {

@@ -211,7 +211,7 @@ mod tests {
 
     /// Random pushes and pops against a queue model; returns (words out, cycles, max fill).
     fn run(n_words: usize, in_pct: u64, out_pct: u64, seed: u64) -> (u64, usize) {
-        let mut rng = Rng(seed);
+        let mut rng = XorShift64::new(seed);
         let mut uut = reset_block!(Small);
         let words: Vec<u64> = (0..n_words).map(|_| rng.next() & 0xFF_FFFF_FFFF).collect();
         let mut model = VecDeque::new();

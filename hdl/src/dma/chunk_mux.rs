@@ -31,8 +31,8 @@ use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use crate::compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8};
-use crate::dma::lane_glue::Thermo;
-use crate::glue::ZeroExtend;
+use crate::prims::Thermo;
+use crate::prims::ZeroExtend;
 
 /// Port documentation of the chunk multiplexer, in Verilog port order.
 pub const CHUNK_MUX_PORTS: &[(&str, &str)] = &[
@@ -290,7 +290,7 @@ mod tests {
     /// A transfer of chunks (`(beats, lanes of the final beat, raw)`): its beats, decisions
     /// and the expected lane stream (raw lanes, or the chunk's ZVC payload lanes).
     fn transfer(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         chunks: &[(usize, usize, bool)],
     ) -> (Vec<Beat>, Vec<bool>, Vec<u64>) {
@@ -299,7 +299,7 @@ mod tests {
 
     /// [`transfer`] with the blocks' zero percentages cycling through `pcts`.
     fn transfer_with(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         chunks: &[(usize, usize, bool)],
         pcts: &[u64],
@@ -343,7 +343,7 @@ mod tests {
             ) -> (Vec<Vec<u64>>, u64) {
                 let e: usize = $e;
                 let p = 32 + 32 / e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 uut.dec_valid.next = false;
                 let (mut out, mut cur, mut bi, mut di, mut cycles) = (vec![], vec![], 0, 0, 0u64);
@@ -405,7 +405,7 @@ mod tests {
 
     #[test]
     fn e8_mixed_chunks_and_transfers_match_reference() {
-        let mut rng = Rng(41);
+        let mut rng = XorShift64::new(41);
         let t1 = transfer(
             &mut rng,
             8,
@@ -440,7 +440,7 @@ mod tests {
     fn e8_dense_zvc_chunks_emit_before_their_end() {
         // Dense blocks stored ZVC: the compressor emits a beat per block, before the
         // chunk's last block has entered it (the mux must already forward them).
-        let mut rng = Rng(45);
+        let mut rng = XorShift64::new(45);
         let (beats, decs, want) = transfer_with(
             &mut rng,
             8,
@@ -460,7 +460,7 @@ mod tests {
 
     #[test]
     fn e8_back_to_back_zvc_chunks_at_full_rate() {
-        let mut rng = Rng(42);
+        let mut rng = XorShift64::new(42);
         let (beats, decs, want) = transfer(
             &mut rng,
             8,
@@ -482,7 +482,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(43);
+        let mut rng = XorShift64::new(43);
         let (beats, decs, want) = transfer(
             &mut rng,
             32,
@@ -495,7 +495,7 @@ mod tests {
     #[test]
     fn e8_verilog_matches_rust_simulation() {
         use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(44);
+        let mut rng = XorShift64::new(44);
         let (beats, decs, _) = transfer(
             &mut rng,
             8,

@@ -26,8 +26,8 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::dma::lane_glue::{PopCount32, Thermo};
-use crate::glue::{LaneAny, ZeroExtend};
+use crate::prims::{LaneAny, ZeroExtend};
+use crate::prims::{PopCount32, Thermo};
 
 /// Port documentation of the chunk scanner, in Verilog port order.
 pub const CHUNK_SCAN_PORTS: &[(&str, &str)] = &[
@@ -324,7 +324,7 @@ mod tests {
     /// The source beats of `data` (whole elements) cut into chunks of `2^chunk_log2` bytes,
     /// and the model's decision `(stored_len, raw)` per chunk.
     fn beats_and_decisions(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         data: &[u8],
         e: usize,
         chunk_log2: u32,
@@ -357,7 +357,7 @@ mod tests {
 
     /// Activation-like bytes: runs of zeros and non-zeros (ReLU maps), per-region sparsity
     /// from dense to empty, and stretches exactly at the ZVC/raw threshold.
-    fn activation_like(rng: &mut Rng, e: usize, n_elems: usize) -> Vec<u8> {
+    fn activation_like(rng: &mut XorShift64, e: usize, n_elems: usize) -> Vec<u8> {
         let eb = e / 8;
         let mut out = Vec::with_capacity(n_elems * eb);
         let pcts = [95, 60, 0, 100, 40, 85, 10];
@@ -390,7 +390,7 @@ mod tests {
                 seed: u64,
             ) -> (Vec<(u64, bool)>, u64) {
                 let e: usize = $e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 uut.dec_ready.next = false;
                 let (mut decs, mut idx, mut cycles, mut valid) = (vec![], 0, 0u64, false);
@@ -438,7 +438,7 @@ mod tests {
 
     #[test]
     fn e8_matches_model_on_activation_like_and_random_data() {
-        let mut rng = Rng(31);
+        let mut rng = XorShift64::new(31);
         // 128-byte chunks (4 beats); a final partial chunk ending in a partial beat.
         let mut data = activation_like(&mut rng, 8, 40 * 128);
         // Exactly at the threshold (E=8, 128 B: ZVC = 16 + nonzeros): 111 non-zeros is
@@ -460,7 +460,7 @@ mod tests {
 
     #[test]
     fn e8_model_edge_tensors_and_full_rate() {
-        let mut rng = Rng(32);
+        let mut rng = XorShift64::new(32);
         // The model's edge-case tensors (special values, partial blocks), 256-byte chunks.
         let data: Vec<u8> = cdma_model::synthetic::edge_tensors(ElemWidth::W8)
             .into_iter()
@@ -477,7 +477,7 @@ mod tests {
 
     #[test]
     fn e32_one_beat_chunks_one_decision_per_cycle() {
-        let mut rng = Rng(33);
+        let mut rng = XorShift64::new(33);
         // 128-byte chunks = one beat each at E=32: a decision every cycle.
         let data = activation_like(&mut rng, 32, 12 * 32 + 5);
         let (beats, want) = beats_and_decisions(&mut rng, &data, 32, 7);
@@ -491,7 +491,7 @@ mod tests {
     #[test]
     fn e8_verilog_matches_rust_simulation() {
         use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(34);
+        let mut rng = XorShift64::new(34);
         let mut data = activation_like(&mut rng, 8, 12 * 128);
         data.extend((0..128).map(|i| u8::from(i < 112) * 0x5A));
         data.extend(activation_like(&mut rng, 8, 45));

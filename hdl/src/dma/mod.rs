@@ -16,7 +16,6 @@
 //! * [`chunk_mux`]: `ChunkMux`, per decision one chunk through `ZvcCompressor` or raw.
 //! * [`datapath`]: the payload datapath (source framing, COMPRESS / DECOMPRESS / COPY paths).
 //! * [`top`]: `DmaTop`, the engine (`cdma_dma_top`, `cdma_dma_dw256`, `cdma_dma_dw512`).
-//! * [`lane_glue`]: small hand-written-Verilog helpers (thermometer lane masks, popcount).
 //!
 //! The datapath blocks are generated per element width E = DW/32 (`…E8`, `…E16`, `…E32`).
 //!
@@ -39,7 +38,6 @@ pub mod controller;
 pub mod csr;
 pub mod datapath;
 pub mod header;
-pub mod lane_glue;
 pub mod packer;
 pub mod params;
 #[cfg(test)]

@@ -28,8 +28,8 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::dma::lane_glue::Thermo;
-use crate::glue::{EnReg, ZeroExtend};
+use crate::prims::Thermo;
+use crate::prims::{EnReg, ZeroExtend};
 use crate::steer::CNT;
 
 /// Port documentation of the lane packer, in Verilog port order.
@@ -311,7 +311,7 @@ mod tests {
         out
     }
 
-    fn random_transfer(rng: &mut Rng, e: usize, beats: usize, max: usize) -> Vec<In> {
+    fn random_transfer(rng: &mut XorShift64, e: usize, beats: usize, max: usize) -> Vec<In> {
         let p = 32 + 32 / e;
         (0..beats)
             .map(|i| {
@@ -334,7 +334,7 @@ mod tests {
             ) -> (Vec<Out>, u64) {
                 let e: usize = $e;
                 let p = 32 + 32 / e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 let inputs: Vec<&In> = transfers.iter().flatten().collect();
                 let (mut out, mut idx, mut cycles, mut lasts, mut valid) =
@@ -379,7 +379,7 @@ mod tests {
 
     #[test]
     fn e8_full_rate_32_lane_beats() {
-        let mut rng = Rng(11);
+        let mut rng = XorShift64::new(11);
         let t = vec![random_transfer(&mut rng, 8, 16, 32)
             .into_iter()
             .map(|(mut l, last)| {
@@ -396,7 +396,7 @@ mod tests {
 
     #[test]
     fn e8_random_counts_backpressure_and_transfers() {
-        let mut rng = Rng(12);
+        let mut rng = XorShift64::new(12);
         // Random counts 1..P, a transfer ending on an exact beat boundary, one ending with
         // a pure flush (count 0 + last), an empty transfer, a one-lane transfer.
         let mut exact: Vec<In> = (0..3).map(|_| (vec![5; 32], false)).collect();
@@ -420,7 +420,7 @@ mod tests {
 
     #[test]
     fn e8_dense_36_lane_beats_throughput() {
-        let mut rng = Rng(13);
+        let mut rng = XorShift64::new(13);
         let t = vec![random_transfer(&mut rng, 8, 24, 36)
             .into_iter()
             .map(|(mut l, last)| {
@@ -437,7 +437,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(14);
+        let mut rng = XorShift64::new(14);
         let t = vec![
             random_transfer(&mut rng, 32, 5, 33),
             vec![(vec![1, 2], true)],
@@ -449,7 +449,7 @@ mod tests {
     #[test]
     fn e8_verilog_matches_rust_simulation() {
         use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(15);
+        let mut rng = XorShift64::new(15);
         let mut flush: Vec<In> = (0..2).map(|_| (vec![9; 32], false)).collect();
         flush.push((vec![], true));
         let t = vec![

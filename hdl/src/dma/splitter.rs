@@ -27,8 +27,8 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::dma::lane_glue::Thermo;
-use crate::glue::{EnReg, ZeroExtend};
+use crate::prims::Thermo;
+use crate::prims::{EnReg, ZeroExtend};
 use crate::steer::CNT;
 
 /// Port documentation of the lane splitter, in Verilog port order.
@@ -336,7 +336,7 @@ mod tests {
     /// garbage) with `in_last`, the commands, and the expected output beats.
     #[allow(clippy::type_complexity)]
     fn payload(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         sizes: &[usize],
     ) -> (Vec<(Vec<u64>, bool)>, Vec<(usize, bool)>, Vec<Out>) {
@@ -388,7 +388,7 @@ mod tests {
                 seed: u64,
             ) -> (Vec<Out>, u64) {
                 let e: usize = $e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 let n_out: usize = cmds.iter().map(|c| c.0.div_ceil(32).max(1)).sum();
                 let (mut out, mut bi, mut ci, mut cycles) = (vec![], 0, 0, 0u64);
@@ -449,7 +449,7 @@ mod tests {
     /// Several payloads back to back.
     #[allow(clippy::type_complexity)]
     fn payloads(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         sizes: &[&[usize]],
     ) -> (Vec<(Vec<u64>, bool)>, Vec<(usize, bool)>, Vec<Out>) {
@@ -465,7 +465,7 @@ mod tests {
 
     #[test]
     fn e8_full_rate_no_bubble_at_chunk_boundaries() {
-        let mut rng = Rng(21);
+        let mut rng = XorShift64::new(21);
         // Chunks that end mid-beat: 8 chunks, 17 output beats.
         let sizes = [70, 33, 5, 64, 40, 31, 90, 1];
         let (b, c, want) = payload(&mut rng, 8, &sizes);
@@ -478,7 +478,7 @@ mod tests {
 
     #[test]
     fn e8_random_backpressure_and_payloads() {
-        let mut rng = Rng(22);
+        let mut rng = XorShift64::new(22);
         let (b, c, want) = payloads(
             &mut rng,
             8,
@@ -492,7 +492,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(23);
+        let mut rng = XorShift64::new(23);
         let (b, c, want) = payloads(&mut rng, 32, &[&[40, 9], &[33]]);
         let (out, _) = run32(&b, &c, 80, 70, 4);
         assert_eq!(out, want);
@@ -501,7 +501,7 @@ mod tests {
     #[test]
     fn e8_verilog_matches_rust_simulation() {
         use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(24);
+        let mut rng = XorShift64::new(24);
         let (b, c, _) = payloads(&mut rng, 8, &[&[70, 3, 29, 32], &[7], &[45, 0, 12]]);
         let trace = recording(|| {
             run8(&b, &c, 70, 60, 5);

@@ -31,37 +31,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::{DFF, RAM};
 
-/// Number of set bits of `x` (`N ≤ 255`): the strobed bytes of a W beat. Hand-written
-/// Verilog (a balanced sum of zero-extended bits, width-clean), Rust model for the simulator.
-#[derive(LogicBlock, Default)]
-pub struct Popcount<const N: usize> {
-    /// The bits to count.
-    pub x: Signal<In, Bits<N>>,
-    /// How many of them are set.
-    pub y: Signal<Out, Bits<8>>,
-}
-
-impl<const N: usize> Logic for Popcount<N> {
-    fn update(&mut self) {
-        let n = (0..N).filter(|&i| self.x.val().get_bit(i)).count();
-        self.y.next = (n as u64).into();
-    }
-    fn connect(&mut self) {
-        assert!(N < 256, "Popcount: N must fit 8 bits");
-        self.y.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        fn tree(lo: usize, hi: usize) -> String {
-            if hi - lo == 1 {
-                format!("{{7'd0, x[{lo}]}}")
-            } else {
-                let mid = (lo + hi) / 2;
-                format!("({} + {})", tree(lo, mid), tree(mid, hi))
-            }
-        }
-        Verilog::Custom(format!("always @(*) y = {};", tree(0, N)))
-    }
-}
+use crate::prims::StrobeCount;
 
 /// Port documentation of the write master, in Verilog port order.
 pub const AXI_WRITE_PORTS: &[(&str, &str)] = &[
@@ -228,7 +198,7 @@ macro_rules! axi_write_master {
             ram_strb: RAM<Bits<$sw>, $fa>,
             ram_last: RAM<Bit, $fa>,
             // --- strobed bytes of the W beat taken (registered)
-            strb_count: Popcount<$sw>,
+            strb_count: StrobeCount<$sw>,
             w_bytes_q: DFF<Bits<8>>,
             // --- locals
             dropping: Signal<Local, Bit>,

@@ -44,7 +44,7 @@ use super::check::{
 use super::header::HeaderPack;
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
 use crate::emit::{make_top_from, Top};
-use crate::glue::{EnReg, Join, LaneMask, ZeroExtend};
+use crate::prims::{EnReg, Join, LaneMask, ZeroExtend};
 
 /// Bits of the descriptor register above its lowest word.
 const DESC_REST: usize = DESC_BITS - 32;

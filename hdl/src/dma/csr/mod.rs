@@ -32,7 +32,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::glue::{Join, ZeroExtend};
+use crate::prims::{Join, ZeroExtend};
 
 /// Port documentation of the CSR block, in Verilog port order.
 pub const CSR_PORTS: &[(&str, &str)] = &[
