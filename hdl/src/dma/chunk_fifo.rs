@@ -225,7 +225,7 @@ mod tests {
             }
             uut.out_ready.next = rng.chance(out_pct);
             settle(&mut uut);
-            crate::dma::verilog_check::record(&uut);
+            crate::prims::verilog_check::record(&uut);
             if uut.out_valid.val() && uut.out_ready.val() {
                 let w: u64 = model.pop_front().expect("output from an empty fifo");
                 assert_eq!(uut.out_data.val().to_u64(), w, "word {got}");
@@ -269,7 +269,7 @@ mod tests {
 
     #[test]
     fn verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
+        use crate::prims::verilog_check::{check, recording};
         let trace = recording(|| {
             run(50, 80, 40, 5);
             // (one run per recording: `run` resets a fresh block)

@@ -366,7 +366,7 @@ mod tests {
                     }
                     uut.out_ready.next = rng.chance(pcts.2);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
+                    crate::prims::verilog_check::record(&uut);
                     if uut.out_valid.val() && uut.out_ready.val() {
                         let n = uut.out_count.val().to_u64() as usize;
                         assert!((1..=p).contains(&n), "out_count {n}");
@@ -494,7 +494,7 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
+        use crate::prims::verilog_check::{check, recording};
         let mut rng = XorShift64::new(44);
         let (beats, decs, _) = transfer(
             &mut rng,

@@ -406,7 +406,7 @@ mod tests {
                     uut.out_ready.next = rng.chance(pcts.1);
                     uut.dec_ready.next = rng.chance(pcts.2);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
+                    crate::prims::verilog_check::record(&uut);
                     let fire_in = valid && uut.in_ready.val();
                     assert_eq!(fire_in, uut.out_valid.val() && uut.out_ready.val());
                     assert!(!uut.in_ready.val() || uut.out_ready.val());
@@ -490,7 +490,7 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
+        use crate::prims::verilog_check::{check, recording};
         let mut rng = XorShift64::new(34);
         let mut data = activation_like(&mut rng, 8, 12 * 128);
         data.extend((0..128).map(|i| u8::from(i < 112) * 0x5A));

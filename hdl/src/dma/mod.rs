@@ -44,8 +44,6 @@ pub mod params;
 mod pipeline_test;
 pub mod splitter;
 pub mod top;
-#[cfg(test)]
-mod verilog_check;
 
 pub use axi_read::{AxiReadMasterDw1024, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS};
 pub use axi_write::{

@@ -354,7 +354,7 @@ mod tests {
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
+                    crate::prims::verilog_check::record(&uut);
                     if uut.out_valid.val() && uut.out_ready.val() {
                         let last = uut.out_last.val();
                         let strb = from_bus(uut.out_strb.val(), 32, e / 8);
@@ -448,7 +448,7 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
+        use crate::prims::verilog_check::{check, recording};
         let mut rng = XorShift64::new(15);
         let mut flush: Vec<In> = (0..2).map(|_| (vec![9; 32], false)).collect();
         flush.push((vec![], true));

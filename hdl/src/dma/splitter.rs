@@ -409,7 +409,7 @@ mod tests {
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
+                    crate::prims::verilog_check::record(&uut);
                     if uut.out_valid.val() && uut.out_ready.val() {
                         out.push((
                             from_bus::<$bw>(uut.out_data.val(), e, 32),
@@ -500,7 +500,7 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
+        use crate::prims::verilog_check::{check, recording};
         let mut rng = XorShift64::new(24);
         let (b, c, _) = payloads(&mut rng, 8, &[&[70, 3, 29, 32], &[7], &[45, 0, 12]]);
         let trace = recording(|| {

@@ -2,8 +2,9 @@
 //! express cleanly or cheaply, each with a hand-written Verilog body (`hdl()`) and a Rust
 //! `update` computing the same function for rust-hdl's simulator, one per file. The rust-hdl
 //! unit tests exercise the Rust side; the Verilog side is checked by the Verilator
-//! regression (tb/) against the golden model and, for the DMA blocks that use them, by
-//! `dma::verilog_check` (the emitted Verilog replayed against the rust-hdl simulation).
+//! regression (tb/) against the golden model and, in the tests of the DMA blocks that use
+//! them, by `verilog_check` (a block's emitted Verilog replayed in Verilator against its
+//! rust-hdl simulation, cycle by cycle).
 //!
 //! * [`ZeroExtend`]: `{pad, x}` (rust-hdl's `bit_cast` widening is not `-Wall` clean).
 //! * [`LaneMask`], [`Thermo`]: lane masks from per-lane flags or from a lane count.
@@ -24,6 +25,8 @@ mod lane_any;
 mod lane_mask;
 mod popcount;
 mod thermo;
+#[cfg(test)]
+pub(crate) mod verilog_check;
 mod zero_extend;
 
 pub use compact::Compact;

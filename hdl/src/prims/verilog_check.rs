@@ -1,5 +1,5 @@
-//! Test support: checks a DMA block's emitted Verilog against its rust-hdl simulation, cycle
-//! by cycle. The custom Verilog bodies (`crate::prims`, `ChunkFifo`, `HeaderPack`) and
+//! Test support: checks a block's emitted Verilog against its rust-hdl simulation, cycle by
+//! cycle. The custom Verilog bodies (`crate::prims`, `ChunkFifo`, `HeaderPack`) and
 //! rust-hdl's translation of the `#[hdl_gen]` code are otherwise only linted.
 //!
 //! A test runs a scenario inside [`recording`]: the run loop calls [`record`] once per
