@@ -114,4 +114,18 @@ macro_rules! reset_block {
     }};
 }
 
-pub(crate) use {clock_cycle, reset_block};
+/// End of a stream test: with `out_ready` high and every listed input `valid` low, the block
+/// emits nothing more for `cycles` cycles (no beat left behind, none invented).
+macro_rules! assert_no_more_output {
+    ($uut:expr, $cycles:expr, [$($valid:ident),* $(,)?]) => {{
+        $uut.out_ready.next = true;
+        $($uut.$valid.next = false;)*
+        for _ in 0..$cycles {
+            settle(&mut $uut);
+            assert!(!$uut.out_valid.val(), "extra output beat");
+            clock_cycle!(&mut $uut);
+        }
+    }};
+}
+
+pub(crate) use {assert_no_more_output, clock_cycle, reset_block};

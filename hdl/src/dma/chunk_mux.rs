@@ -387,14 +387,7 @@ mod tests {
                     cycles += 1;
                 }
                 assert_eq!((bi, di), (beats.len(), decs.len()), "input left over");
-                uut.out_ready.next = true;
-                uut.in_valid.next = false;
-                uut.dec_valid.next = false;
-                for _ in 0..4 {
-                    settle(&mut uut);
-                    assert!(!uut.out_valid.val(), "extra output beat");
-                    clock_cycle!(&mut uut);
-                }
+                assert_no_more_output!(uut, 4, [in_valid, dec_valid]);
                 (out, cycles)
             }
         };

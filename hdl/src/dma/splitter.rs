@@ -429,15 +429,7 @@ mod tests {
                     cycles += 1;
                 }
                 assert_eq!((bi, ci), (beats.len(), cmds.len()), "input left over");
-                // Nothing more comes out.
-                uut.out_ready.next = true;
-                uut.in_valid.next = false;
-                uut.cmd_valid.next = false;
-                for _ in 0..3 {
-                    settle(&mut uut);
-                    assert!(!uut.out_valid.val(), "extra output beat");
-                    clock_cycle!(&mut uut);
-                }
+                assert_no_more_output!(uut, 3, [in_valid, cmd_valid]);
                 (out, cycles)
             }
         };
