@@ -7,8 +7,8 @@
 //! [`Probe`] over the top's atoms, in the order rust-hdl declares the Verilog ports, so the
 //! bridge in sim/ never needs a hand-written port list.
 //!
-//! This module knows no block: [`crate::tops`] lists the tops, the blocks' own modules
-//! emit their standalone files through [`make_top_from`] and [`verilog_file`].
+//! This module knows no block: [`mod@crate::tops`] lists the tops, the blocks' own modules
+//! emit their standalone files through `make_top_from`, `standalone_block` and `verilog_file`.
 
 use std::collections::BTreeMap;
 

@@ -1,6 +1,6 @@
 //! cdma RTL written with rust-hdl: the ZVC compressor and decompressor, the DMA engine, and
-//! their Verilog emission ([`tops`], [`dma_tops`], [`all_tops`] in [`mod@tops`]; renaming, file
-//! header and port lists in [`emit`]).
+//! their Verilog emission ([`tops()`], [`dma_tops`], [`all_tops`] in [`mod@tops`]; renaming,
+//! file header and port lists in [`emit`]).
 //!
 //! The blocks are generated for three element widths by macros (`…E8`, `…E16`, `…E32`)
 //! because stable Rust has no const-generic width arithmetic (`P·E`, `2P·E`).

@@ -16,11 +16,17 @@
 //! * [`chunk_mux`]: `ChunkMux`, per decision one chunk through `ZvcCompressor` or raw.
 //! * [`datapath`]: the payload datapath (source framing, COMPRESS / DECOMPRESS / COPY paths).
 //! * [`top`]: `DmaTop`, the engine (`cdma_dma_top`, `cdma_dma_dw256`, `cdma_dma_dw512`).
+//! * [`params`]: the engine's generation parameters ([`ENGINE_CHUNK_LOG2_MAX`], [`IDX_LOG2`],
+//!   [`BUS_WIDTHS`]).
+//! * `blocks`: every block emitted standalone ([`standalone_blocks`], [`datapath_blocks`]).
+//!
+//! The hand-written Verilog primitives they use (lane masks, popcount, …) are in
+//! [`crate::prims`].
 //!
 //! The datapath blocks are generated per element width E = DW/32 (`…E8`, `…E16`, `…E32`).
 //!
-//! Every field offset, bit position, code and magic comes from `cdma-spec`; the constants
-//! below are the engine's generation parameters.
+//! Every field offset, bit position, code and magic comes from `cdma-spec`; [`params`] holds
+//! the engine's own generation parameters.
 //!
 //! Each block is generated per data-bus width `DW` ∈ {256, 512, 1024} (`…Dw256`, …) by a
 //! macro, like the ZVC blocks. [`standalone_blocks`] emits each one as its own Verilog top

@@ -5,11 +5,11 @@ use rust_hdl::core::prelude::*;
 
 use super::lane_mask::{lanes, replicate};
 
-/// The element mover of the expansion network: [`Compact`] run backwards. Stage `k` (from 4
+/// The element mover of the expansion network: [`Compact`](super::Compact) run backwards. Stage `k` (from 4
 /// down to 0) fills the lanes flagged in `mv[k]` from `2^k` lanes below, every other lane
 /// keeps its content; then the lanes outside `keep` (the block's mask) are zeroed. Lanes
 /// past the block (the next block's data) and stale copies are never selected into a lane
-/// that holds an element (same argument as for [`Compact`]). Emitted like [`Compact`].
+/// that holds an element (same argument as for [`Compact`](super::Compact)). Emitted like [`Compact`](super::Compact).
 #[derive(LogicBlock, Default)]
 pub struct Expand<const E: usize, const W: usize> {
     /// Compacted elements in lanes `0..pop` (lanes above may hold anything).
