@@ -367,15 +367,14 @@ mod tests {
                             .map(move |(i, b)| (b.clone(), i + 1 == t.len()))
                     })
                     .collect();
-                let (mut out, mut idx, mut cycles, mut lasts, mut valid) = (vec![], 0, 0, 0, false);
+                let mut src = Source::new(inputs.len());
+                let (mut out, mut cycles, mut lasts) = (vec![], 0, 0);
                 while lasts < tensors.len() {
                     assert!(cycles < 20 * inputs.len() as u64 + 100, "compressor hangs");
-                    // AXI-style source: once valid, stays valid until taken.
-                    valid = idx < inputs.len() && (valid || rng.chance(valid_pct));
-                    uut.in_valid.next = valid;
-                    if idx < inputs.len() {
-                        uut.in_data.next = to_bus(&inputs[idx].0, e);
-                        uut.in_last.next = inputs[idx].1;
+                    uut.in_valid.next = src.offer(&mut rng, valid_pct);
+                    if let Some(i) = src.current() {
+                        uut.in_data.next = to_bus(&inputs[i].0, e);
+                        uut.in_last.next = inputs[i].1;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
@@ -388,14 +387,11 @@ mod tests {
                         ));
                         lasts += usize::from(last);
                     }
-                    if valid && uut.in_ready.val() {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!(idx, inputs.len(), "output ended before all input was taken");
+                assert!(src.done(), "output ended before all input was taken");
                 (out, cycles)
             }
         };

@@ -390,25 +390,25 @@ mod tests {
                 clock_cycle!(&mut uut);
                 clock_cycle!(&mut uut);
                 uut.rst.next = false;
-                let (mut out, mut idx, mut cycles, mut lasts, mut valid) = (vec![], 0, 0, 0, false);
+                let mut src = Source::new(beats.len());
+                let (mut out, mut cycles, mut lasts) = (vec![], 0, 0);
                 let mut idle = 0;
                 loop {
                     if want_lasts > 0 && lasts == want_lasts {
                         break;
                     }
-                    if want_lasts == 0 && idx == beats.len() {
+                    if want_lasts == 0 && src.done() {
                         idle += 1;
                         if idle > 20 {
                             break;
                         }
                     }
                     assert!(cycles < 40 * beats.len() as u64 + 200, "decompressor hangs");
-                    valid = idx < beats.len() && (valid || rng.chance(valid_pct));
-                    uut.in_valid.next = valid;
-                    if idx < beats.len() {
-                        uut.in_data.next = to_bus(&beats[idx].0, e);
-                        uut.in_count.next = (beats[idx].1 as u64).into();
-                        uut.in_last.next = beats[idx].2;
+                    uut.in_valid.next = src.offer(&mut rng, valid_pct);
+                    if let Some(i) = src.current() {
+                        uut.in_data.next = to_bus(&beats[i].0, e);
+                        uut.in_count.next = (beats[i].1 as u64).into();
+                        uut.in_last.next = beats[i].2;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
@@ -417,10 +417,7 @@ mod tests {
                         out.push((from_bus(uut.out_data.val(), e, 32), last));
                         lasts += usize::from(last);
                     }
-                    if valid && uut.in_ready.val() {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }

@@ -81,6 +81,48 @@ pub fn from_bus<const N: usize>(b: Bits<N>, e: usize, n: usize) -> Vec<u64> {
         .collect()
 }
 
+/// A test's AXI-style stream source over `len` items: `valid` rises at random and, once
+/// high, holds until the item is taken; `next` is the index of the item on offer.
+pub struct Source {
+    /// Index of the item on offer (`len` when all were taken).
+    pub next: usize,
+    /// `valid` this cycle.
+    pub valid: bool,
+    len: usize,
+}
+
+impl Source {
+    /// A source of `len` items, not valid yet.
+    pub fn new(len: usize) -> Self {
+        Source {
+            next: 0,
+            valid: false,
+            len,
+        }
+    }
+    /// This cycle's `valid`: held while an item waits, else raised with probability `pct`
+    /// percent (one `rng` draw only when an item is left and `valid` is low).
+    pub fn offer(&mut self, rng: &mut XorShift64, pct: u64) -> bool {
+        self.valid = self.next < self.len && (self.valid || rng.chance(pct));
+        self.valid
+    }
+    /// The item on offer, to drive the data ports (`None` when all were taken).
+    pub fn current(&self) -> Option<usize> {
+        (self.next < self.len).then_some(self.next)
+    }
+    /// After settling: the item on offer was taken if `valid` and `ready`.
+    pub fn handshake(&mut self, ready: bool) {
+        if self.valid && ready {
+            self.next += 1;
+            self.valid = false;
+        }
+    }
+    /// Every item was taken.
+    pub fn done(&self) -> bool {
+        self.next == self.len
+    }
+}
+
 /// Settles the combinational logic, panicking if it does not converge.
 pub fn settle<B: Block>(uut: &mut B) {
     assert!(simulate(uut, 10_000), "circuit did not settle");

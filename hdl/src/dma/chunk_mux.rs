@@ -346,23 +346,21 @@ mod tests {
                 let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 uut.dec_valid.next = false;
-                let (mut out, mut cur, mut bi, mut di, mut cycles) = (vec![], vec![], 0, 0, 0u64);
-                let (mut bv, mut dv) = (false, false);
+                let (mut out, mut cur, mut cycles) = (vec![], vec![], 0u64);
+                let (mut bsrc, mut dsrc) = (Source::new(beats.len()), Source::new(decs.len()));
                 while out.len() < n_transfers {
                     assert!(cycles < 30 * beats.len() as u64 + 100, "chunk mux hangs");
-                    bv = bi < beats.len() && (bv || rng.chance(pcts.0));
-                    dv = di < decs.len() && (dv || rng.chance(pcts.1));
-                    uut.in_valid.next = bv;
-                    uut.dec_valid.next = dv;
-                    if bi < beats.len() {
-                        let b = &beats[bi];
+                    uut.in_valid.next = bsrc.offer(&mut rng, pcts.0);
+                    uut.dec_valid.next = dsrc.offer(&mut rng, pcts.1);
+                    if let Some(i) = bsrc.current() {
+                        let b = &beats[i];
                         uut.in_data.next = to_bus::<$bw>(&b.0, e);
                         uut.in_lanes.next = (b.1 as u64).into();
                         uut.in_chunk_end.next = b.2;
                         uut.in_last.next = b.3;
                     }
-                    if di < decs.len() {
-                        uut.dec_raw.next = decs[di];
+                    if let Some(i) = dsrc.current() {
+                        uut.dec_raw.next = decs[i];
                     }
                     uut.out_ready.next = rng.chance(pcts.2);
                     settle(&mut uut);
@@ -375,18 +373,12 @@ mod tests {
                             out.push(std::mem::take(&mut cur));
                         }
                     }
-                    if bv && uut.in_ready.val() {
-                        bi += 1;
-                        bv = false;
-                    }
-                    if dv && uut.dec_ready.val() {
-                        di += 1;
-                        dv = false;
-                    }
+                    bsrc.handshake(uut.in_ready.val());
+                    dsrc.handshake(uut.dec_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!((bi, di), (beats.len(), decs.len()), "input left over");
+                assert!(bsrc.done() && dsrc.done(), "input left over");
                 assert_no_more_output!(uut, 4, [in_valid, dec_valid]);
                 (out, cycles)
             }

@@ -393,31 +393,28 @@ mod tests {
                 let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 uut.dec_ready.next = false;
-                let (mut decs, mut idx, mut cycles, mut valid) = (vec![], 0, 0u64, false);
-                while idx < beats.len() || decs.len() < n_dec {
+                let mut src = Source::new(beats.len());
+                let (mut decs, mut cycles) = (vec![], 0u64);
+                while !src.done() || decs.len() < n_dec {
                     assert!(cycles < 20 * beats.len() as u64 + 100, "chunk scan hangs");
-                    valid = idx < beats.len() && (valid || rng.chance(pcts.0));
-                    uut.in_valid.next = valid;
-                    if idx < beats.len() {
-                        uut.in_data.next = to_bus::<$bw>(&beats[idx].0, e);
-                        uut.in_lanes.next = (beats[idx].1 as u64).into();
-                        uut.in_chunk_end.next = beats[idx].2;
+                    uut.in_valid.next = src.offer(&mut rng, pcts.0);
+                    if let Some(i) = src.current() {
+                        uut.in_data.next = to_bus::<$bw>(&beats[i].0, e);
+                        uut.in_lanes.next = (beats[i].1 as u64).into();
+                        uut.in_chunk_end.next = beats[i].2;
                     }
                     uut.out_ready.next = rng.chance(pcts.1);
                     uut.dec_ready.next = rng.chance(pcts.2);
                     settle(&mut uut);
                     crate::prims::verilog_check::record(&uut);
-                    let fire_in = valid && uut.in_ready.val();
+                    let fire_in = src.valid && uut.in_ready.val();
                     assert_eq!(fire_in, uut.out_valid.val() && uut.out_ready.val());
                     assert!(!uut.in_ready.val() || uut.out_ready.val());
-                    assert!(!uut.out_valid.val() || valid);
+                    assert!(!uut.out_valid.val() || src.valid);
                     if uut.dec_valid.val() && uut.dec_ready.val() {
                         decs.push((uut.dec_stored_len.val().to_u64(), uut.dec_raw.val()));
                     }
-                    if fire_in {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }

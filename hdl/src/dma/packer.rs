@@ -337,20 +337,19 @@ mod tests {
                 let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 let inputs: Vec<&In> = transfers.iter().flatten().collect();
-                let (mut out, mut idx, mut cycles, mut lasts, mut valid) =
-                    (vec![], 0, 0u64, 0, false);
+                let mut src = Source::new(inputs.len());
+                let (mut out, mut cycles, mut lasts) = (vec![], 0u64, 0);
                 while lasts < transfers.len() {
                     assert!(cycles < 20 * inputs.len() as u64 + 100, "packer hangs");
-                    valid = idx < inputs.len() && (valid || rng.chance(valid_pct));
-                    uut.in_valid.next = valid;
-                    if idx < inputs.len() {
+                    uut.in_valid.next = src.offer(&mut rng, valid_pct);
+                    if let Some(i) = src.current() {
                         // Garbage above the valid lanes: the packer must ignore it.
-                        let mut lanes = inputs[idx].0.clone();
+                        let mut lanes = inputs[i].0.clone();
                         let n = lanes.len();
                         lanes.extend((n..p).map(|_| rng.next() & ((1 << e) - 1)));
                         uut.in_data.next = to_bus::<$pw>(&lanes, e);
                         uut.in_count.next = (n as u64).into();
-                        uut.in_last.next = inputs[idx].1;
+                        uut.in_last.next = inputs[i].1;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
@@ -361,14 +360,11 @@ mod tests {
                         out.push((from_bus::<$bw>(uut.out_data.val(), e, 32), strb, last));
                         lasts += usize::from(last);
                     }
-                    if valid && uut.in_ready.val() {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!(idx, inputs.len(), "output ended before all input was taken");
+                assert!(src.done(), "output ended before all input was taken");
                 (out, cycles)
             }
         };

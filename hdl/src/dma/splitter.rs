@@ -391,21 +391,19 @@ mod tests {
                 let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 let n_out: usize = cmds.iter().map(|c| c.0.div_ceil(32).max(1)).sum();
-                let (mut out, mut bi, mut ci, mut cycles) = (vec![], 0, 0, 0u64);
-                let (mut bv, mut cv) = (false, false);
+                let (mut out, mut cycles) = (vec![], 0u64);
+                let (mut bsrc, mut csrc) = (Source::new(beats.len()), Source::new(cmds.len()));
                 while out.len() < n_out {
                     assert!(cycles < 20 * n_out as u64 + 100, "splitter hangs");
-                    bv = bi < beats.len() && (bv || rng.chance(valid_pct));
-                    cv = ci < cmds.len() && (cv || rng.chance(valid_pct));
-                    uut.in_valid.next = bv;
-                    uut.cmd_valid.next = cv;
-                    if bi < beats.len() {
-                        uut.in_data.next = to_bus::<$bw>(&beats[bi].0, e);
-                        uut.in_last.next = beats[bi].1;
+                    uut.in_valid.next = bsrc.offer(&mut rng, valid_pct);
+                    uut.cmd_valid.next = csrc.offer(&mut rng, valid_pct);
+                    if let Some(i) = bsrc.current() {
+                        uut.in_data.next = to_bus::<$bw>(&beats[i].0, e);
+                        uut.in_last.next = beats[i].1;
                     }
-                    if ci < cmds.len() {
-                        uut.cmd_lanes.next = (cmds[ci].0 as u64).into();
-                        uut.cmd_last.next = cmds[ci].1;
+                    if let Some(i) = csrc.current() {
+                        uut.cmd_lanes.next = (cmds[i].0 as u64).into();
+                        uut.cmd_last.next = cmds[i].1;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
@@ -417,18 +415,12 @@ mod tests {
                             uut.out_last.val(),
                         ));
                     }
-                    if bv && uut.in_ready.val() {
-                        bi += 1;
-                        bv = false;
-                    }
-                    if cv && uut.cmd_ready.val() {
-                        ci += 1;
-                        cv = false;
-                    }
+                    bsrc.handshake(uut.in_ready.val());
+                    csrc.handshake(uut.cmd_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!((bi, ci), (beats.len(), cmds.len()), "input left over");
+                assert!(bsrc.done() && csrc.done(), "input left over");
                 assert_no_more_output!(uut, 3, [in_valid, cmd_valid]);
                 (out, cycles)
             }
