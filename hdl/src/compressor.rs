@@ -28,7 +28,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::glue::{Compact, EnReg, Join, LaneAny};
+use crate::prims::{Compact, EnReg, Join, LaneAny};
 use crate::steer::{ZvcSteer, CNT};
 
 /// Port documentation of the compressor, in Verilog port order (one table for the emitted
@@ -357,7 +357,7 @@ mod tests {
             ) -> (Vec<Beat>, u64) {
                 let e: usize = $e;
                 let p = 32 + 32 / e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 let inputs: Vec<(Vec<u64>, bool)> = tensors
                     .iter()
@@ -367,15 +367,14 @@ mod tests {
                             .map(move |(i, b)| (b.clone(), i + 1 == t.len()))
                     })
                     .collect();
-                let (mut out, mut idx, mut cycles, mut lasts, mut valid) = (vec![], 0, 0, 0, false);
+                let mut src = Source::new(inputs.len());
+                let (mut out, mut cycles, mut lasts) = (vec![], 0, 0);
                 while lasts < tensors.len() {
                     assert!(cycles < 20 * inputs.len() as u64 + 100, "compressor hangs");
-                    // AXI-style source: once valid, stays valid until taken.
-                    valid = idx < inputs.len() && (valid || rng.chance(valid_pct));
-                    uut.in_valid.next = valid;
-                    if idx < inputs.len() {
-                        uut.in_data.next = to_bus(&inputs[idx].0, e);
-                        uut.in_last.next = inputs[idx].1;
+                    uut.in_valid.next = src.offer(&mut rng, valid_pct);
+                    if let Some(i) = src.current() {
+                        uut.in_data.next = to_bus(&inputs[i].0, e);
+                        uut.in_last.next = inputs[i].1;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
@@ -388,14 +387,11 @@ mod tests {
                         ));
                         lasts += usize::from(last);
                     }
-                    if valid && uut.in_ready.val() {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!(idx, inputs.len(), "output ended before all input was taken");
+                assert!(src.done(), "output ended before all input was taken");
                 (out, cycles)
             }
         };
@@ -408,7 +404,7 @@ mod tests {
         tensors.iter().flat_map(|t| reference_beats(t, e)).collect()
     }
 
-    fn mixed_tensor(rng: &mut Rng, e: u32, n: usize) -> Vec<Vec<u64>> {
+    fn mixed_tensor(rng: &mut XorShift64, e: u32, n: usize) -> Vec<Vec<u64>> {
         let pcts = [0, 100, 50, 90, 10, 60, 100, 0, 30];
         (0..n)
             .map(|i| random_block(rng, e, pcts[i % pcts.len()]))
@@ -417,7 +413,7 @@ mod tests {
 
     #[test]
     fn e8_full_rate_matches_reference() {
-        let mut rng = Rng(1);
+        let mut rng = XorShift64::new(1);
         let t = vec![mixed_tensor(&mut rng, 8, 12)];
         let (out, cycles) = run8(&t, 100, 100, 7);
         assert_eq!(out, expected(&t, 8));
@@ -427,7 +423,7 @@ mod tests {
 
     #[test]
     fn e8_backpressure_and_back_to_back_tensors() {
-        let mut rng = Rng(2);
+        let mut rng = XorShift64::new(2);
         // Three tensors: a partial final beat, an exactly full final beat (9 dense blocks of
         // 36 lanes) and one whose last block overflows the beat (flush takes two beats).
         let dense: Vec<Vec<u64>> = (0..9).map(|_| random_block(&mut rng, 8, 0)).collect();
@@ -450,7 +446,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(5);
+        let mut rng = XorShift64::new(5);
         let t = vec![
             mixed_tensor(&mut rng, 32, 4),
             vec![random_block(&mut rng, 32, 100)],

@@ -29,7 +29,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::glue::{EnReg, Expand, LaneAny, LaneMask, ZeroExtend};
+use crate::prims::{EnReg, Expand, LaneAny, LaneMask, ZeroExtend};
 use crate::steer::{ZvcSteer, CNT};
 
 /// Port documentation of the decompressor, in Verilog port order.
@@ -380,7 +380,7 @@ mod tests {
                 seed: u64,
             ) -> Run {
                 let e: usize = $e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut: $ty = $mk();
                 uut.connect_all();
                 uut.rst.next = true;
@@ -390,25 +390,25 @@ mod tests {
                 clock_cycle!(&mut uut);
                 clock_cycle!(&mut uut);
                 uut.rst.next = false;
-                let (mut out, mut idx, mut cycles, mut lasts, mut valid) = (vec![], 0, 0, 0, false);
+                let mut src = Source::new(beats.len());
+                let (mut out, mut cycles, mut lasts) = (vec![], 0, 0);
                 let mut idle = 0;
                 loop {
                     if want_lasts > 0 && lasts == want_lasts {
                         break;
                     }
-                    if want_lasts == 0 && idx == beats.len() {
+                    if want_lasts == 0 && src.done() {
                         idle += 1;
                         if idle > 20 {
                             break;
                         }
                     }
                     assert!(cycles < 40 * beats.len() as u64 + 200, "decompressor hangs");
-                    valid = idx < beats.len() && (valid || rng.chance(valid_pct));
-                    uut.in_valid.next = valid;
-                    if idx < beats.len() {
-                        uut.in_data.next = to_bus(&beats[idx].0, e);
-                        uut.in_count.next = (beats[idx].1 as u64).into();
-                        uut.in_last.next = beats[idx].2;
+                    uut.in_valid.next = src.offer(&mut rng, valid_pct);
+                    if let Some(i) = src.current() {
+                        uut.in_data.next = to_bus(&beats[i].0, e);
+                        uut.in_count.next = (beats[i].1 as u64).into();
+                        uut.in_last.next = beats[i].2;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
@@ -417,10 +417,7 @@ mod tests {
                         out.push((from_bus(uut.out_data.val(), e, 32), last));
                         lasts += usize::from(last);
                     }
-                    if valid && uut.in_ready.val() {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
@@ -438,7 +435,7 @@ mod tests {
         ZvcDecompressorE8::with_zero_check
     );
 
-    fn mixed_tensor(rng: &mut Rng, e: u32, n: usize) -> Vec<Vec<u64>> {
+    fn mixed_tensor(rng: &mut XorShift64, e: u32, n: usize) -> Vec<Vec<u64>> {
         let pcts = [0, 100, 50, 90, 10, 60, 100, 0, 30];
         (0..n)
             .map(|i| random_block(rng, e, pcts[i % pcts.len()]))
@@ -459,7 +456,7 @@ mod tests {
 
     /// Beats as a source would send them: lanes at and above the count hold garbage, which
     /// the block must ignore.
-    fn beats_of(tensors: &[Vec<Vec<u64>>], e: u32, rng: &mut Rng) -> Vec<Beat> {
+    fn beats_of(tensors: &[Vec<Vec<u64>>], e: u32, rng: &mut XorShift64) -> Vec<Beat> {
         tensors
             .iter()
             .flat_map(|t| reference_beats(t, e))
@@ -474,7 +471,7 @@ mod tests {
 
     #[test]
     fn e8_full_rate_matches_reference() {
-        let mut rng = Rng(11);
+        let mut rng = XorShift64::new(11);
         let t = vec![mixed_tensor(&mut rng, 8, 12)];
         let beats = beats_of(&t, 8, &mut rng);
         let (out, err, cycles) = run8(&beats, 1, 100, 100, 1);
@@ -486,7 +483,7 @@ mod tests {
 
     #[test]
     fn e8_backpressure_and_back_to_back_tensors() {
-        let mut rng = Rng(12);
+        let mut rng = XorShift64::new(12);
         let dense: Vec<Vec<u64>> = (0..9).map(|_| random_block(&mut rng, 8, 0)).collect();
         let zeros: Vec<Vec<u64>> = (0..20).map(|_| vec![0; 32]).collect();
         let t = vec![
@@ -505,7 +502,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(15);
+        let mut rng = XorShift64::new(15);
         let t = vec![mixed_tensor(&mut rng, 32, 4), vec![vec![0; 32]]];
         let beats = beats_of(&t, 32, &mut rng);
         let (out, err, _) = run32(&beats, t.len(), 80, 70, 16);
@@ -515,7 +512,7 @@ mod tests {
 
     #[test]
     fn truncated_payload_raises_error_and_drops_input() {
-        let mut rng = Rng(17);
+        let mut rng = XorShift64::new(17);
         let t = vec![mixed_tensor(&mut rng, 8, 4)];
         let mut beats = beats_of(&t, 8, &mut rng);
         // Cut the final block short by one lane (if the final beat holds one lane only, the
@@ -533,7 +530,7 @@ mod tests {
 
     #[test]
     fn bad_count_raises_error() {
-        let mut rng = Rng(19);
+        let mut rng = XorShift64::new(19);
         let t = vec![mixed_tensor(&mut rng, 8, 2)];
         let mut beats = beats_of(&t, 8, &mut rng);
         beats[0].1 = 37; // > P
@@ -548,7 +545,7 @@ mod tests {
     /// `error` with `with_zero_check` (which otherwise decodes the same).
     #[test]
     fn zero_check_flags_a_zero_element_under_a_set_mask_bit() {
-        let mut rng = Rng(21);
+        let mut rng = XorShift64::new(21);
         let t = vec![mixed_tensor(&mut rng, 8, 6)];
         let beats = beats_of(&t, 8, &mut rng);
         let (out, err, _) = run8z(&beats, 1, 80, 70, 22);

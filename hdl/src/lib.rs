@@ -1,5 +1,6 @@
-//! cdma RTL written with rust-hdl: the ZVC compressor and decompressor, and their Verilog
-//! emission ([`tops`], [`all_tops`]).
+//! cdma RTL written with rust-hdl: the ZVC compressor and decompressor, the DMA engine, and
+//! their Verilog emission ([`tops()`], [`dma_tops`], [`all_tops`] in [`mod@tops`]; renaming,
+//! file header and port lists in [`emit`]).
 //!
 //! The blocks are generated for three element widths by macros (`…E8`, `…E16`, `…E32`)
 //! because stable Rust has no const-generic width arithmetic (`P·E`, `2P·E`).
@@ -10,8 +11,9 @@ pub mod compressor;
 pub mod decompressor;
 pub mod dma;
 pub mod emit;
-pub mod glue;
+pub mod prims;
 pub mod steer;
+pub mod tops;
 
 #[cfg(test)]
 mod testutil;
@@ -20,7 +22,7 @@ pub use compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8, COMPRE
 pub use decompressor::{
     ZvcDecompressorE16, ZvcDecompressorE32, ZvcDecompressorE8, DECOMPRESSOR_PORTS,
 };
-pub use emit::{
-    all_tops, dma_tops, packed_lanes, tops, zvc_elem_bits, Dir, Port, Top, BLOCK_ELEMS, COUNT_BITS,
-    ELEM_BITS,
+pub use emit::{Dir, Port, Top};
+pub use tops::{
+    all_tops, dma_tops, packed_lanes, tops, zvc_elem_bits, COUNT_BITS, ELEM_WIDTHS, ZVC_STEER_PATH,
 };

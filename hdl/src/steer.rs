@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn compacts_every_pattern_class() {
-        let mut x: u32 = 0x1234_5678;
+        let mut rng = cdma_model::rng::XorShift64::new(0x1234_5678);
         let mut masks = vec![
             0,
             !0,
@@ -190,10 +190,8 @@ mod tests {
             0x0000_FFFF,
         ];
         for _ in 0..200 {
-            // xorshift: deterministic pseudo-random masks of every density
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
+            // deterministic pseudo-random masks of every density
+            let x = rng.next() as u32;
             masks.push(x);
             masks.push(x & (x >> 3));
             masks.push(x | (x >> 2));

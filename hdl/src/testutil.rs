@@ -1,27 +1,13 @@
 //! Test support shared by the blocks' rust-hdl simulator tests: a straightforward reference
-//! encoder written from docs/FORMAT.md, a deterministic PRNG and a clocking helper.
+//! encoder written from docs/FORMAT.md, the project's deterministic PRNG
+//! (`cdma_model::rng::XorShift64`, re-exported) and a clocking helper.
 
 use rust_hdl::core::prelude::*;
 
-/// xorshift64: deterministic pseudo-random numbers, so a failing test is reproducible.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// Next 64 random bits.
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    /// True with probability `pct` percent.
-    pub fn chance(&mut self, pct: u64) -> bool {
-        self.next() % 100 < pct
-    }
-}
+pub use cdma_model::rng::XorShift64;
 
 /// A block of 32 elements of `e` bits, each zero with probability `zero_pct` percent.
-pub fn random_block(rng: &mut Rng, e: u32, zero_pct: u64) -> Vec<u64> {
+pub fn random_block(rng: &mut XorShift64, e: u32, zero_pct: u64) -> Vec<u64> {
     (0..32)
         .map(|_| {
             if rng.chance(zero_pct) {
@@ -95,6 +81,48 @@ pub fn from_bus<const N: usize>(b: Bits<N>, e: usize, n: usize) -> Vec<u64> {
         .collect()
 }
 
+/// A test's AXI-style stream source over `len` items: `valid` rises at random and, once
+/// high, holds until the item is taken; `next` is the index of the item on offer.
+pub struct Source {
+    /// Index of the item on offer (`len` when all were taken).
+    pub next: usize,
+    /// `valid` this cycle.
+    pub valid: bool,
+    len: usize,
+}
+
+impl Source {
+    /// A source of `len` items, not valid yet.
+    pub fn new(len: usize) -> Self {
+        Source {
+            next: 0,
+            valid: false,
+            len,
+        }
+    }
+    /// This cycle's `valid`: held while an item waits, else raised with probability `pct`
+    /// percent (one `rng` draw only when an item is left and `valid` is low).
+    pub fn offer(&mut self, rng: &mut XorShift64, pct: u64) -> bool {
+        self.valid = self.next < self.len && (self.valid || rng.chance(pct));
+        self.valid
+    }
+    /// The item on offer, to drive the data ports (`None` when all were taken).
+    pub fn current(&self) -> Option<usize> {
+        (self.next < self.len).then_some(self.next)
+    }
+    /// After settling: the item on offer was taken if `valid` and `ready`.
+    pub fn handshake(&mut self, ready: bool) {
+        if self.valid && ready {
+            self.next += 1;
+            self.valid = false;
+        }
+    }
+    /// Every item was taken.
+    pub fn done(&self) -> bool {
+        self.next == self.len
+    }
+}
+
 /// Settles the combinational logic, panicking if it does not converge.
 pub fn settle<B: Block>(uut: &mut B) {
     assert!(simulate(uut, 10_000), "circuit did not settle");
@@ -128,4 +156,18 @@ macro_rules! reset_block {
     }};
 }
 
-pub(crate) use {clock_cycle, reset_block};
+/// End of a stream test: with `out_ready` high and every listed input `valid` low, the block
+/// emits nothing more for `cycles` cycles (no beat left behind, none invented).
+macro_rules! assert_no_more_output {
+    ($uut:expr, $cycles:expr, [$($valid:ident),* $(,)?]) => {{
+        $uut.out_ready.next = true;
+        $($uut.$valid.next = false;)*
+        for _ in 0..$cycles {
+            settle(&mut $uut);
+            assert!(!$uut.out_valid.val(), "extra output beat");
+            clock_cycle!(&mut $uut);
+        }
+    }};
+}
+
+pub(crate) use {assert_no_more_output, clock_cycle, reset_block};

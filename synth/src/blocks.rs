@@ -15,7 +15,7 @@ pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
     ),
     (
         "cdma_zvc_",
-        "dp__steer",
+        cdma_hdl::ZVC_STEER_PATH,
         "steer: zero-count scan driving the network, popcount",
     ),
     (

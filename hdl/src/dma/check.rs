@@ -11,7 +11,7 @@
 use cdma_spec::{desc, error, frame};
 use rust_hdl::core::prelude::*;
 
-use super::{CHUNK_LOG2_MAX, IDX_LOG2};
+use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
 
 /// Bits of a descriptor (64 bytes).
 pub const DESC_BITS: usize = desc::DESC_LEN * 8;
@@ -217,7 +217,7 @@ impl DescCheck {
             cl_fmt_min: c(u64::from(frame::CHUNK_LOG2_MIN)),
             cl_fmt_max: c(u64::from(frame::CHUNK_LOG2_MAX)),
             cl_eng_min: c(log2(bb)),
-            cl_eng_max: c(CHUNK_LOG2_MAX),
+            cl_eng_max: c(ENGINE_CHUNK_LOG2_MAX),
             bb_mask: c(bb as u64 - 1),
             bb_mask32: c(bb as u64 - 1),
             lg_bb: c(log2(bb)),
@@ -460,7 +460,7 @@ impl HdrCheck {
             m_32: c(u64::from(eb[2] / 8 - 1)),
             cl_fmt_min: c(u64::from(frame::CHUNK_LOG2_MIN)),
             cl_fmt_max: c(u64::from(frame::CHUNK_LOG2_MAX)),
-            cl_eng_max: c(CHUNK_LOG2_MAX),
+            cl_eng_max: c(ENGINE_CHUNK_LOG2_MAX),
             idx_max: c(1 << IDX_LOG2),
             one: c(1),
             ok: code(error::OK),

@@ -31,8 +31,8 @@ use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use crate::compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8};
-use crate::dma::lane_glue::Thermo;
-use crate::glue::ZeroExtend;
+use crate::prims::Thermo;
+use crate::prims::ZeroExtend;
 
 /// Port documentation of the chunk multiplexer, in Verilog port order.
 pub const CHUNK_MUX_PORTS: &[(&str, &str)] = &[
@@ -290,7 +290,7 @@ mod tests {
     /// A transfer of chunks (`(beats, lanes of the final beat, raw)`): its beats, decisions
     /// and the expected lane stream (raw lanes, or the chunk's ZVC payload lanes).
     fn transfer(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         chunks: &[(usize, usize, bool)],
     ) -> (Vec<Beat>, Vec<bool>, Vec<u64>) {
@@ -299,7 +299,7 @@ mod tests {
 
     /// [`transfer`] with the blocks' zero percentages cycling through `pcts`.
     fn transfer_with(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         chunks: &[(usize, usize, bool)],
         pcts: &[u64],
@@ -343,30 +343,28 @@ mod tests {
             ) -> (Vec<Vec<u64>>, u64) {
                 let e: usize = $e;
                 let p = 32 + 32 / e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 uut.dec_valid.next = false;
-                let (mut out, mut cur, mut bi, mut di, mut cycles) = (vec![], vec![], 0, 0, 0u64);
-                let (mut bv, mut dv) = (false, false);
+                let (mut out, mut cur, mut cycles) = (vec![], vec![], 0u64);
+                let (mut bsrc, mut dsrc) = (Source::new(beats.len()), Source::new(decs.len()));
                 while out.len() < n_transfers {
                     assert!(cycles < 30 * beats.len() as u64 + 100, "chunk mux hangs");
-                    bv = bi < beats.len() && (bv || rng.chance(pcts.0));
-                    dv = di < decs.len() && (dv || rng.chance(pcts.1));
-                    uut.in_valid.next = bv;
-                    uut.dec_valid.next = dv;
-                    if bi < beats.len() {
-                        let b = &beats[bi];
+                    uut.in_valid.next = bsrc.offer(&mut rng, pcts.0);
+                    uut.dec_valid.next = dsrc.offer(&mut rng, pcts.1);
+                    if let Some(i) = bsrc.current() {
+                        let b = &beats[i];
                         uut.in_data.next = to_bus::<$bw>(&b.0, e);
                         uut.in_lanes.next = (b.1 as u64).into();
                         uut.in_chunk_end.next = b.2;
                         uut.in_last.next = b.3;
                     }
-                    if di < decs.len() {
-                        uut.dec_raw.next = decs[di];
+                    if let Some(i) = dsrc.current() {
+                        uut.dec_raw.next = decs[i];
                     }
                     uut.out_ready.next = rng.chance(pcts.2);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
+                    crate::prims::verilog_check::record(&uut);
                     if uut.out_valid.val() && uut.out_ready.val() {
                         let n = uut.out_count.val().to_u64() as usize;
                         assert!((1..=p).contains(&n), "out_count {n}");
@@ -375,26 +373,13 @@ mod tests {
                             out.push(std::mem::take(&mut cur));
                         }
                     }
-                    if bv && uut.in_ready.val() {
-                        bi += 1;
-                        bv = false;
-                    }
-                    if dv && uut.dec_ready.val() {
-                        di += 1;
-                        dv = false;
-                    }
+                    bsrc.handshake(uut.in_ready.val());
+                    dsrc.handshake(uut.dec_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!((bi, di), (beats.len(), decs.len()), "input left over");
-                uut.out_ready.next = true;
-                uut.in_valid.next = false;
-                uut.dec_valid.next = false;
-                for _ in 0..4 {
-                    settle(&mut uut);
-                    assert!(!uut.out_valid.val(), "extra output beat");
-                    clock_cycle!(&mut uut);
-                }
+                assert!(bsrc.done() && dsrc.done(), "input left over");
+                assert_no_more_output!(uut, 4, [in_valid, dec_valid]);
                 (out, cycles)
             }
         };
@@ -405,7 +390,7 @@ mod tests {
 
     #[test]
     fn e8_mixed_chunks_and_transfers_match_reference() {
-        let mut rng = Rng(41);
+        let mut rng = XorShift64::new(41);
         let t1 = transfer(
             &mut rng,
             8,
@@ -440,7 +425,7 @@ mod tests {
     fn e8_dense_zvc_chunks_emit_before_their_end() {
         // Dense blocks stored ZVC: the compressor emits a beat per block, before the
         // chunk's last block has entered it (the mux must already forward them).
-        let mut rng = Rng(45);
+        let mut rng = XorShift64::new(45);
         let (beats, decs, want) = transfer_with(
             &mut rng,
             8,
@@ -460,7 +445,7 @@ mod tests {
 
     #[test]
     fn e8_back_to_back_zvc_chunks_at_full_rate() {
-        let mut rng = Rng(42);
+        let mut rng = XorShift64::new(42);
         let (beats, decs, want) = transfer(
             &mut rng,
             8,
@@ -482,7 +467,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(43);
+        let mut rng = XorShift64::new(43);
         let (beats, decs, want) = transfer(
             &mut rng,
             32,
@@ -494,8 +479,8 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(44);
+        use crate::prims::verilog_check::{check, recording};
+        let mut rng = XorShift64::new(44);
         let (beats, decs, _) = transfer(
             &mut rng,
             8,
@@ -511,7 +496,11 @@ mod tests {
             run8(&beats, &decs, 1, (70, 60, 60), 5);
         });
         check(
-            &crate::dma::standalone::<ChunkMuxE8>("cdma_dma_chunk_mux_e8"),
+            &crate::emit::standalone_block(
+                ChunkMuxE8::default(),
+                "cdma_dma_chunk_mux_e8",
+                CHUNK_MUX_PORTS,
+            ),
             &trace,
         );
     }

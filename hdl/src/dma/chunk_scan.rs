@@ -26,8 +26,8 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::dma::lane_glue::{PopCount32, Thermo};
-use crate::glue::{LaneAny, ZeroExtend};
+use crate::prims::{LaneAny, ZeroExtend};
+use crate::prims::{PopCount32, Thermo};
 
 /// Port documentation of the chunk scanner, in Verilog port order.
 pub const CHUNK_SCAN_PORTS: &[(&str, &str)] = &[
@@ -324,7 +324,7 @@ mod tests {
     /// The source beats of `data` (whole elements) cut into chunks of `2^chunk_log2` bytes,
     /// and the model's decision `(stored_len, raw)` per chunk.
     fn beats_and_decisions(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         data: &[u8],
         e: usize,
         chunk_log2: u32,
@@ -357,7 +357,7 @@ mod tests {
 
     /// Activation-like bytes: runs of zeros and non-zeros (ReLU maps), per-region sparsity
     /// from dense to empty, and stretches exactly at the ZVC/raw threshold.
-    fn activation_like(rng: &mut Rng, e: usize, n_elems: usize) -> Vec<u8> {
+    fn activation_like(rng: &mut XorShift64, e: usize, n_elems: usize) -> Vec<u8> {
         let eb = e / 8;
         let mut out = Vec::with_capacity(n_elems * eb);
         let pcts = [95, 60, 0, 100, 40, 85, 10];
@@ -390,34 +390,31 @@ mod tests {
                 seed: u64,
             ) -> (Vec<(u64, bool)>, u64) {
                 let e: usize = $e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 uut.dec_ready.next = false;
-                let (mut decs, mut idx, mut cycles, mut valid) = (vec![], 0, 0u64, false);
-                while idx < beats.len() || decs.len() < n_dec {
+                let mut src = Source::new(beats.len());
+                let (mut decs, mut cycles) = (vec![], 0u64);
+                while !src.done() || decs.len() < n_dec {
                     assert!(cycles < 20 * beats.len() as u64 + 100, "chunk scan hangs");
-                    valid = idx < beats.len() && (valid || rng.chance(pcts.0));
-                    uut.in_valid.next = valid;
-                    if idx < beats.len() {
-                        uut.in_data.next = to_bus::<$bw>(&beats[idx].0, e);
-                        uut.in_lanes.next = (beats[idx].1 as u64).into();
-                        uut.in_chunk_end.next = beats[idx].2;
+                    uut.in_valid.next = src.offer(&mut rng, pcts.0);
+                    if let Some(i) = src.current() {
+                        uut.in_data.next = to_bus::<$bw>(&beats[i].0, e);
+                        uut.in_lanes.next = (beats[i].1 as u64).into();
+                        uut.in_chunk_end.next = beats[i].2;
                     }
                     uut.out_ready.next = rng.chance(pcts.1);
                     uut.dec_ready.next = rng.chance(pcts.2);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
-                    let fire_in = valid && uut.in_ready.val();
+                    crate::prims::verilog_check::record(&uut);
+                    let fire_in = src.valid && uut.in_ready.val();
                     assert_eq!(fire_in, uut.out_valid.val() && uut.out_ready.val());
                     assert!(!uut.in_ready.val() || uut.out_ready.val());
-                    assert!(!uut.out_valid.val() || valid);
+                    assert!(!uut.out_valid.val() || src.valid);
                     if uut.dec_valid.val() && uut.dec_ready.val() {
                         decs.push((uut.dec_stored_len.val().to_u64(), uut.dec_raw.val()));
                     }
-                    if fire_in {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
@@ -438,7 +435,7 @@ mod tests {
 
     #[test]
     fn e8_matches_model_on_activation_like_and_random_data() {
-        let mut rng = Rng(31);
+        let mut rng = XorShift64::new(31);
         // 128-byte chunks (4 beats); a final partial chunk ending in a partial beat.
         let mut data = activation_like(&mut rng, 8, 40 * 128);
         // Exactly at the threshold (E=8, 128 B: ZVC = 16 + nonzeros): 111 non-zeros is
@@ -460,7 +457,7 @@ mod tests {
 
     #[test]
     fn e8_model_edge_tensors_and_full_rate() {
-        let mut rng = Rng(32);
+        let mut rng = XorShift64::new(32);
         // The model's edge-case tensors (special values, partial blocks), 256-byte chunks.
         let data: Vec<u8> = cdma_model::synthetic::edge_tensors(ElemWidth::W8)
             .into_iter()
@@ -477,7 +474,7 @@ mod tests {
 
     #[test]
     fn e32_one_beat_chunks_one_decision_per_cycle() {
-        let mut rng = Rng(33);
+        let mut rng = XorShift64::new(33);
         // 128-byte chunks = one beat each at E=32: a decision every cycle.
         let data = activation_like(&mut rng, 32, 12 * 32 + 5);
         let (beats, want) = beats_and_decisions(&mut rng, &data, 32, 7);
@@ -490,8 +487,8 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(34);
+        use crate::prims::verilog_check::{check, recording};
+        let mut rng = XorShift64::new(34);
         let mut data = activation_like(&mut rng, 8, 12 * 128);
         data.extend((0..128).map(|i| u8::from(i < 112) * 0x5A));
         data.extend(activation_like(&mut rng, 8, 45));
@@ -500,7 +497,11 @@ mod tests {
             run8(&beats, want.len(), (80, 80, 30), 6);
         });
         check(
-            &crate::dma::standalone::<ChunkScanE8>("cdma_dma_chunk_scan_e8"),
+            &crate::emit::standalone_block(
+                ChunkScanE8::default(),
+                "cdma_dma_chunk_scan_e8",
+                CHUNK_SCAN_PORTS,
+            ),
             &trace,
         );
     }

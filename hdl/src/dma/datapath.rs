@@ -37,15 +37,15 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use super::beat_fifo::{ChunkFifoE16, ChunkFifoE32, ChunkFifoE8};
 use super::check::{CL_BITS, LEN_BITS, OP_BITS};
+use super::chunk_fifo::{ChunkFifoE16, ChunkFifoE32, ChunkFifoE8};
 use super::chunk_mux::{ChunkMuxE16, ChunkMuxE32, ChunkMuxE8};
 use super::chunk_scan::{ChunkScanE16, ChunkScanE32, ChunkScanE8};
-use super::lane_glue::Thermo;
 use super::packer::{LanePackerE16, LanePackerE32, LanePackerE8};
 use super::splitter::{LaneSplitterE16, LaneSplitterE32, LaneSplitterE8};
 use crate::decompressor::{ZvcDecompressorE16, ZvcDecompressorE32, ZvcDecompressorE8};
-use crate::glue::{Join, LaneAny, ZeroExtend};
+use crate::prims::Thermo;
+use crate::prims::{Join, LaneAny, ZeroExtend};
 use cdma_spec::desc;
 
 macro_rules! datapath {

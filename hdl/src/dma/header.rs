@@ -1,6 +1,6 @@
 //! [`HeaderPack`]: the frame header COMPRESS writes, laid out from `cdma_spec::frame`.
 //!
-//! A hand-written-Verilog glue block (see crate::glue for why): one part-select assignment
+//! A hand-written-Verilog block (see crate::prims for why): one part-select assignment
 //! per header field, generated from [`frame::HEADER_FIELDS`], so the layout exists only in
 //! the spec. The constant fields (magic, version, codec, element width) are baked in as
 //! sized literals; narrower inputs fill the low bits of their fields (the rest is zero).

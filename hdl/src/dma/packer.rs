@@ -28,8 +28,8 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::dma::lane_glue::Thermo;
-use crate::glue::{EnReg, ZeroExtend};
+use crate::prims::Thermo;
+use crate::prims::{EnReg, ZeroExtend};
 use crate::steer::CNT;
 
 /// Port documentation of the lane packer, in Verilog port order.
@@ -311,7 +311,7 @@ mod tests {
         out
     }
 
-    fn random_transfer(rng: &mut Rng, e: usize, beats: usize, max: usize) -> Vec<In> {
+    fn random_transfer(rng: &mut XorShift64, e: usize, beats: usize, max: usize) -> Vec<In> {
         let p = 32 + 32 / e;
         (0..beats)
             .map(|i| {
@@ -334,41 +334,37 @@ mod tests {
             ) -> (Vec<Out>, u64) {
                 let e: usize = $e;
                 let p = 32 + 32 / e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 let inputs: Vec<&In> = transfers.iter().flatten().collect();
-                let (mut out, mut idx, mut cycles, mut lasts, mut valid) =
-                    (vec![], 0, 0u64, 0, false);
+                let mut src = Source::new(inputs.len());
+                let (mut out, mut cycles, mut lasts) = (vec![], 0u64, 0);
                 while lasts < transfers.len() {
                     assert!(cycles < 20 * inputs.len() as u64 + 100, "packer hangs");
-                    valid = idx < inputs.len() && (valid || rng.chance(valid_pct));
-                    uut.in_valid.next = valid;
-                    if idx < inputs.len() {
+                    uut.in_valid.next = src.offer(&mut rng, valid_pct);
+                    if let Some(i) = src.current() {
                         // Garbage above the valid lanes: the packer must ignore it.
-                        let mut lanes = inputs[idx].0.clone();
+                        let mut lanes = inputs[i].0.clone();
                         let n = lanes.len();
                         lanes.extend((n..p).map(|_| rng.next() & ((1 << e) - 1)));
                         uut.in_data.next = to_bus::<$pw>(&lanes, e);
                         uut.in_count.next = (n as u64).into();
-                        uut.in_last.next = inputs[idx].1;
+                        uut.in_last.next = inputs[i].1;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
+                    crate::prims::verilog_check::record(&uut);
                     if uut.out_valid.val() && uut.out_ready.val() {
                         let last = uut.out_last.val();
                         let strb = from_bus(uut.out_strb.val(), 32, e / 8);
                         out.push((from_bus::<$bw>(uut.out_data.val(), e, 32), strb, last));
                         lasts += usize::from(last);
                     }
-                    if valid && uut.in_ready.val() {
-                        idx += 1;
-                        valid = false;
-                    }
+                    src.handshake(uut.in_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!(idx, inputs.len(), "output ended before all input was taken");
+                assert!(src.done(), "output ended before all input was taken");
                 (out, cycles)
             }
         };
@@ -379,7 +375,7 @@ mod tests {
 
     #[test]
     fn e8_full_rate_32_lane_beats() {
-        let mut rng = Rng(11);
+        let mut rng = XorShift64::new(11);
         let t = vec![random_transfer(&mut rng, 8, 16, 32)
             .into_iter()
             .map(|(mut l, last)| {
@@ -396,7 +392,7 @@ mod tests {
 
     #[test]
     fn e8_random_counts_backpressure_and_transfers() {
-        let mut rng = Rng(12);
+        let mut rng = XorShift64::new(12);
         // Random counts 1..P, a transfer ending on an exact beat boundary, one ending with
         // a pure flush (count 0 + last), an empty transfer, a one-lane transfer.
         let mut exact: Vec<In> = (0..3).map(|_| (vec![5; 32], false)).collect();
@@ -420,7 +416,7 @@ mod tests {
 
     #[test]
     fn e8_dense_36_lane_beats_throughput() {
-        let mut rng = Rng(13);
+        let mut rng = XorShift64::new(13);
         let t = vec![random_transfer(&mut rng, 8, 24, 36)
             .into_iter()
             .map(|(mut l, last)| {
@@ -437,7 +433,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(14);
+        let mut rng = XorShift64::new(14);
         let t = vec![
             random_transfer(&mut rng, 32, 5, 33),
             vec![(vec![1, 2], true)],
@@ -448,8 +444,8 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(15);
+        use crate::prims::verilog_check::{check, recording};
+        let mut rng = XorShift64::new(15);
         let mut flush: Vec<In> = (0..2).map(|_| (vec![9; 32], false)).collect();
         flush.push((vec![], true));
         let t = vec![
@@ -462,7 +458,11 @@ mod tests {
             run8(&t, 70, 60, 6);
         });
         check(
-            &crate::dma::standalone::<LanePackerE8>("cdma_dma_lane_packer_e8"),
+            &crate::emit::standalone_block(
+                LanePackerE8::default(),
+                "cdma_dma_lane_packer_e8",
+                LANE_PACKER_PORTS,
+            ),
             &trace,
         );
     }

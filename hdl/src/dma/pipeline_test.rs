@@ -5,11 +5,11 @@
 
 use rust_hdl::core::prelude::*;
 
-use crate::dma::beat_fifo::BeatFifo;
+use crate::dma::chunk_fifo::ChunkFifo;
 use crate::dma::chunk_mux::ChunkMuxE8;
 use crate::dma::chunk_scan::ChunkScanE8;
 use crate::dma::packer::LanePackerE8;
-use crate::glue::Join;
+use crate::prims::Join;
 
 /// The COMPRESS datapath for E = 8 with a small (16-beat) chunk FIFO.
 #[derive(LogicBlock, Default)]
@@ -32,7 +32,7 @@ struct CompressPipeE8 {
     dec_stored_len: Signal<Out, Bits<32>>,
     dec_raw: Signal<Out, Bit>,
     scan: ChunkScanE8,
-    fifo: BeatFifo<264, 4>,
+    fifo: ChunkFifo<264, 4>,
     mux: ChunkMuxE8,
     packer: LanePackerE8,
     j_flags: Join<1, 1, 2>,
@@ -118,7 +118,7 @@ mod tests {
     /// Streams `data` (128-byte chunks) through the pipeline with seeded random handshakes;
     /// returns the payload bytes (by strobe), the decisions and the cycle count.
     fn run(data: &[u8], pcts: (u64, u64), seed: u64) -> (Vec<u8>, Vec<(u64, bool)>, u64) {
-        let mut rng = Rng(seed);
+        let mut rng = XorShift64::new(seed);
         let mut uut = reset_block!(CompressPipeE8);
         // Source beats: 32 bytes, 4 per 128-byte chunk, the final one partial.
         let beats: Vec<(Vec<u64>, usize, bool, bool)> = data
@@ -175,7 +175,7 @@ mod tests {
         (bytes, decs, cycles)
     }
 
-    fn activation_like(rng: &mut Rng, n: usize) -> Vec<u8> {
+    fn activation_like(rng: &mut XorShift64, n: usize) -> Vec<u8> {
         let pcts = [95, 60, 0, 100, 40, 85, 10, 50];
         let mut out = vec![];
         while out.len() < n {
@@ -191,7 +191,7 @@ mod tests {
 
     #[test]
     fn e8_compress_datapath_writes_the_chunked_payload() {
-        let mut rng = Rng(51);
+        let mut rng = XorShift64::new(51);
         let data = activation_like(&mut rng, 16 * 128 + 45);
         let (payload, index) = reference(&data, 7);
         assert!(index.iter().any(|d| d.1) && index.iter().any(|d| !d.1));
@@ -202,7 +202,7 @@ mod tests {
 
     #[test]
     fn e8_compress_datapath_full_rate() {
-        let mut rng = Rng(52);
+        let mut rng = XorShift64::new(52);
         let data = activation_like(&mut rng, 24 * 128);
         let (payload, index) = reference(&data, 7);
         let (bytes, decs, cycles) = run(&data, (100, 100), 2);

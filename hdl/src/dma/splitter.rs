@@ -27,8 +27,8 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::dma::lane_glue::Thermo;
-use crate::glue::{EnReg, ZeroExtend};
+use crate::prims::Thermo;
+use crate::prims::{EnReg, ZeroExtend};
 use crate::steer::CNT;
 
 /// Port documentation of the lane splitter, in Verilog port order.
@@ -336,7 +336,7 @@ mod tests {
     /// garbage) with `in_last`, the commands, and the expected output beats.
     #[allow(clippy::type_complexity)]
     fn payload(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         sizes: &[usize],
     ) -> (Vec<(Vec<u64>, bool)>, Vec<(usize, bool)>, Vec<Out>) {
@@ -388,28 +388,26 @@ mod tests {
                 seed: u64,
             ) -> (Vec<Out>, u64) {
                 let e: usize = $e;
-                let mut rng = Rng(seed);
+                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
                 let n_out: usize = cmds.iter().map(|c| c.0.div_ceil(32).max(1)).sum();
-                let (mut out, mut bi, mut ci, mut cycles) = (vec![], 0, 0, 0u64);
-                let (mut bv, mut cv) = (false, false);
+                let (mut out, mut cycles) = (vec![], 0u64);
+                let (mut bsrc, mut csrc) = (Source::new(beats.len()), Source::new(cmds.len()));
                 while out.len() < n_out {
                     assert!(cycles < 20 * n_out as u64 + 100, "splitter hangs");
-                    bv = bi < beats.len() && (bv || rng.chance(valid_pct));
-                    cv = ci < cmds.len() && (cv || rng.chance(valid_pct));
-                    uut.in_valid.next = bv;
-                    uut.cmd_valid.next = cv;
-                    if bi < beats.len() {
-                        uut.in_data.next = to_bus::<$bw>(&beats[bi].0, e);
-                        uut.in_last.next = beats[bi].1;
+                    uut.in_valid.next = bsrc.offer(&mut rng, valid_pct);
+                    uut.cmd_valid.next = csrc.offer(&mut rng, valid_pct);
+                    if let Some(i) = bsrc.current() {
+                        uut.in_data.next = to_bus::<$bw>(&beats[i].0, e);
+                        uut.in_last.next = beats[i].1;
                     }
-                    if ci < cmds.len() {
-                        uut.cmd_lanes.next = (cmds[ci].0 as u64).into();
-                        uut.cmd_last.next = cmds[ci].1;
+                    if let Some(i) = csrc.current() {
+                        uut.cmd_lanes.next = (cmds[i].0 as u64).into();
+                        uut.cmd_last.next = cmds[i].1;
                     }
                     uut.out_ready.next = rng.chance(ready_pct);
                     settle(&mut uut);
-                    crate::dma::verilog_check::record(&uut);
+                    crate::prims::verilog_check::record(&uut);
                     if uut.out_valid.val() && uut.out_ready.val() {
                         out.push((
                             from_bus::<$bw>(uut.out_data.val(), e, 32),
@@ -417,27 +415,13 @@ mod tests {
                             uut.out_last.val(),
                         ));
                     }
-                    if bv && uut.in_ready.val() {
-                        bi += 1;
-                        bv = false;
-                    }
-                    if cv && uut.cmd_ready.val() {
-                        ci += 1;
-                        cv = false;
-                    }
+                    bsrc.handshake(uut.in_ready.val());
+                    csrc.handshake(uut.cmd_ready.val());
                     clock_cycle!(&mut uut);
                     cycles += 1;
                 }
-                assert_eq!((bi, ci), (beats.len(), cmds.len()), "input left over");
-                // Nothing more comes out.
-                uut.out_ready.next = true;
-                uut.in_valid.next = false;
-                uut.cmd_valid.next = false;
-                for _ in 0..3 {
-                    settle(&mut uut);
-                    assert!(!uut.out_valid.val(), "extra output beat");
-                    clock_cycle!(&mut uut);
-                }
+                assert!(bsrc.done() && csrc.done(), "input left over");
+                assert_no_more_output!(uut, 3, [in_valid, cmd_valid]);
                 (out, cycles)
             }
         };
@@ -449,7 +433,7 @@ mod tests {
     /// Several payloads back to back.
     #[allow(clippy::type_complexity)]
     fn payloads(
-        rng: &mut Rng,
+        rng: &mut XorShift64,
         e: usize,
         sizes: &[&[usize]],
     ) -> (Vec<(Vec<u64>, bool)>, Vec<(usize, bool)>, Vec<Out>) {
@@ -465,7 +449,7 @@ mod tests {
 
     #[test]
     fn e8_full_rate_no_bubble_at_chunk_boundaries() {
-        let mut rng = Rng(21);
+        let mut rng = XorShift64::new(21);
         // Chunks that end mid-beat: 8 chunks, 17 output beats.
         let sizes = [70, 33, 5, 64, 40, 31, 90, 1];
         let (b, c, want) = payload(&mut rng, 8, &sizes);
@@ -478,7 +462,7 @@ mod tests {
 
     #[test]
     fn e8_random_backpressure_and_payloads() {
-        let mut rng = Rng(22);
+        let mut rng = XorShift64::new(22);
         let (b, c, want) = payloads(
             &mut rng,
             8,
@@ -492,7 +476,7 @@ mod tests {
 
     #[test]
     fn e32_matches_reference() {
-        let mut rng = Rng(23);
+        let mut rng = XorShift64::new(23);
         let (b, c, want) = payloads(&mut rng, 32, &[&[40, 9], &[33]]);
         let (out, _) = run32(&b, &c, 80, 70, 4);
         assert_eq!(out, want);
@@ -500,14 +484,18 @@ mod tests {
 
     #[test]
     fn e8_verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
-        let mut rng = Rng(24);
+        use crate::prims::verilog_check::{check, recording};
+        let mut rng = XorShift64::new(24);
         let (b, c, _) = payloads(&mut rng, 8, &[&[70, 3, 29, 32], &[7], &[45, 0, 12]]);
         let trace = recording(|| {
             run8(&b, &c, 70, 60, 5);
         });
         check(
-            &crate::dma::standalone::<LaneSplitterE8>("cdma_dma_lane_splitter_e8"),
+            &crate::emit::standalone_block(
+                LaneSplitterE8::default(),
+                "cdma_dma_lane_splitter_e8",
+                LANE_SPLITTER_PORTS,
+            ),
             &trace,
         );
     }

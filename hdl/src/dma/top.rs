@@ -30,7 +30,7 @@ use super::axi_write::{
 use super::controller::{ControllerDw1024, ControllerDw256, ControllerDw512};
 use super::csr::CsrBlock;
 use super::datapath::{DatapathE16, DatapathE32, DatapathE8};
-use super::{CHUNK_LOG2_MAX, IDX_LOG2};
+use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
 use crate::emit::{make_top_from, Top};
 
 /// Port documentation of the engine top, in Verilog port order.
@@ -275,7 +275,7 @@ macro_rules! dma_top {
                     csr: CsrBlock::new(
                         ($bb as u32).trailing_zeros(),
                         $dw / 32,
-                        CHUNK_LOG2_MAX as u32,
+                        ENGINE_CHUNK_LOG2_MAX as u32,
                         reads_in_flight as u32,
                     ),
                     ctl: Default::default(),
@@ -458,7 +458,7 @@ pub fn dma_top(dw: usize, module: &str) -> Top {
     let params = vec![
         ("DW".into(), dw as u64),
         ("E".into(), dw as u64 / 32),
-        ("CHUNK_LOG2_MAX".into(), CHUNK_LOG2_MAX),
+        ("CHUNK_LOG2_MAX".into(), ENGINE_CHUNK_LOG2_MAX),
         ("IDX_LOG2".into(), IDX_LOG2 as u64),
         ("READS_IN_FLIGHT".into(), READS_IN_FLIGHT_DEFAULT as u64),
         ("WR_BURST_MAX".into(), WR_BURST_MAX_DEFAULT as u64),

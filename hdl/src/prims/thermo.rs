@@ -1,9 +1,5 @@
-//! Small helpers of the DMA datapath with hand-written Verilog bodies and a Rust `update`
-//! computing the same function for rust-hdl's simulator (same idea as `crate::glue`).
-//!
-//! * [`Thermo`]: a thermometer lane mask from a lane count (`#[hdl_gen]` would need one
-//!   conditional OR of the whole vector per lane, or a variable shift of an all-ones word).
-//! * [`PopCount32`]: the number of set bits of a 32-bit vector as one adder tree.
+//! [`Thermo`]: a thermometer lane mask from a lane count. `#[hdl_gen]` would need one
+//! conditional OR of the whole vector per lane, or a variable shift of an all-ones word.
 
 use rust_hdl::core::prelude::*;
 
@@ -41,32 +37,6 @@ impl<const N: usize, const G: usize, const W: usize> Logic for Thermo<N, G, W> {
     }
 }
 
-/// Population count of a 32-bit vector (0..=32).
-#[derive(LogicBlock, Default)]
-pub struct PopCount32 {
-    /// The vector.
-    pub x: Signal<In, Bits<32>>,
-    /// Number of set bits of `x`.
-    pub y: Signal<Out, Bits<6>>,
-}
-
-impl Logic for PopCount32 {
-    fn update(&mut self) {
-        self.y.next = u64::from(self.x.val().to_u32().count_ones()).into();
-    }
-    fn connect(&mut self) {
-        self.y.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        // A balanced sum of zero-extended bits, every operand 6 bits wide (-Wall clean).
-        let terms = (0..32)
-            .map(|i| format!("{{5'd0, x[{i}]}}"))
-            .collect::<Vec<_>>()
-            .join(" + ");
-        Verilog::Custom(format!("always @(*) y = {terms};"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,16 +64,5 @@ mod tests {
             text,
             "always @(*) y = {{8{n > 7'd3}}, {8{n > 7'd2}}, {8{n > 7'd1}}, {8{n > 7'd0}}};"
         );
-    }
-
-    #[test]
-    fn popcount_counts() {
-        let mut uut = PopCount32::default();
-        uut.connect_all();
-        for x in [0u64, 1, 0x8000_0001, 0xFFFF_FFFF, 0x1234_5678] {
-            uut.x.next = x.into();
-            settle(&mut uut);
-            assert_eq!(uut.y.val().to_u64(), u64::from((x as u32).count_ones()));
-        }
     }
 }

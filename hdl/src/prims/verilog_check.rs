@@ -1,5 +1,5 @@
-//! Test support: checks a DMA block's emitted Verilog against its rust-hdl simulation, cycle
-//! by cycle. The custom Verilog bodies (`lane_glue`, `BeatFifo`, `crate::glue`) and
+//! Test support: checks a block's emitted Verilog against its rust-hdl simulation, cycle by
+//! cycle. The custom Verilog bodies (`crate::prims`, `ChunkFifo`, `HeaderPack`) and
 //! rust-hdl's translation of the `#[hdl_gen]` code are otherwise only linted.
 //!
 //! A test runs a scenario inside [`recording`]: the run loop calls [`record`] once per
@@ -16,7 +16,7 @@ use std::process::Command;
 
 use rust_hdl::core::prelude::*;
 
-use crate::dma::BlockVerilog;
+use crate::emit::StandaloneBlock;
 
 /// One port: name, width, input?
 type PortInfo = (String, usize, bool);
@@ -108,7 +108,7 @@ pub fn recording(f: impl FnOnce()) -> Trace {
 }
 
 /// Replays `trace` on `block`'s Verilog under Verilator and panics on any output mismatch.
-pub fn check(block: &BlockVerilog, trace: &Trace) {
+pub fn check(block: &StandaloneBlock, trace: &Trace) {
     assert!(!trace.rows.is_empty(), "nothing recorded");
     let dir: PathBuf = std::env::temp_dir().join(format!(
         "cdma-hdl-vcheck-{}-{}",

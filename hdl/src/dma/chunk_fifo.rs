@@ -1,4 +1,4 @@
-//! `BeatFifo`: a RAM-based first-word-fall-through FIFO of source beats, between
+//! `ChunkFifo`: a RAM-based first-word-fall-through FIFO of source beats (the chunk FIFO), between
 //! `ChunkScan` and `ChunkMux` (COMPRESS): it holds two chunks of the largest chunk size, so
 //! the read side keeps streaming while the write side waits for a chunk's decision.
 //!
@@ -13,10 +13,12 @@
 //!   (write, then read into the output register).
 //!
 //! The beat word is `W` bits; the engine stores `{last, chunk_end, lanes[6], data[32·E]}`
-//! (see [`chunk_fifo_width`]). Depth for `CHUNK_LOG2_MAX` = 12: `2·4096/(4·E)` beats
+//! (see [`chunk_fifo_width`]). Depth for [`ENGINE_CHUNK_LOG2_MAX`] = 12: `2·4096/(4·E)` beats
 //! ([`chunk_fifo_log2`]); aliases [`ChunkFifoE8`], [`ChunkFifoE16`], [`ChunkFifoE32`].
 
 use rust_hdl::core::prelude::*;
+
+use super::params::ENGINE_CHUNK_LOG2_MAX;
 
 /// Bits of one chunk-FIFO word for element width `e`: data `32·e`, lanes 6, chunk end 1,
 /// last 1.
@@ -30,15 +32,18 @@ pub const fn chunk_fifo_log2(e: usize, chunk_log2_max: usize) -> usize {
     chunk_log2_max + 1 - (4 * e).trailing_zeros() as usize
 }
 
-/// The chunk FIFO for E = 8 (`CHUNK_LOG2_MAX` = 12): 256 beats of 264 bits.
-pub type ChunkFifoE8 = BeatFifo<{ chunk_fifo_width(8) }, { chunk_fifo_log2(8, 12) }>;
-/// The chunk FIFO for E = 16 (`CHUNK_LOG2_MAX` = 12): 128 beats of 520 bits.
-pub type ChunkFifoE16 = BeatFifo<{ chunk_fifo_width(16) }, { chunk_fifo_log2(16, 12) }>;
-/// The chunk FIFO for E = 32 (`CHUNK_LOG2_MAX` = 12): 64 beats of 1032 bits.
-pub type ChunkFifoE32 = BeatFifo<{ chunk_fifo_width(32) }, { chunk_fifo_log2(32, 12) }>;
+/// The engine's largest chunk, as a `usize` for the depth arithmetic.
+const CHUNK_LOG2: usize = ENGINE_CHUNK_LOG2_MAX as usize;
 
-/// Port documentation of the beat FIFO, in Verilog port order.
-pub const BEAT_FIFO_PORTS: &[(&str, &str)] = &[
+/// The chunk FIFO for E = 8 (`ENGINE_CHUNK_LOG2_MAX` = 12): 256 beats of 264 bits.
+pub type ChunkFifoE8 = ChunkFifo<{ chunk_fifo_width(8) }, { chunk_fifo_log2(8, CHUNK_LOG2) }>;
+/// The chunk FIFO for E = 16 (`ENGINE_CHUNK_LOG2_MAX` = 12): 128 beats of 520 bits.
+pub type ChunkFifoE16 = ChunkFifo<{ chunk_fifo_width(16) }, { chunk_fifo_log2(16, CHUNK_LOG2) }>;
+/// The chunk FIFO for E = 32 (`ENGINE_CHUNK_LOG2_MAX` = 12): 64 beats of 1032 bits.
+pub type ChunkFifoE32 = ChunkFifo<{ chunk_fifo_width(32) }, { chunk_fifo_log2(32, CHUNK_LOG2) }>;
+
+/// Port documentation of the chunk FIFO, in Verilog port order.
+pub const CHUNK_FIFO_PORTS: &[(&str, &str)] = &[
     ("clock", "clock, rising edge"),
     ("rst", "synchronous reset, active high: empties the FIFO"),
     ("in_data", "beat word written"),
@@ -57,7 +62,7 @@ pub const BEAT_FIFO_PORTS: &[(&str, &str)] = &[
 
 /// RAM FIFO of `2^A` words of `W` bits plus an output register (see the module doc).
 #[derive(LogicBlock, Default)]
-pub struct BeatFifo<const W: usize, const A: usize> {
+pub struct ChunkFifo<const W: usize, const A: usize> {
     /// Clock, rising edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: empties the FIFO.
@@ -82,7 +87,7 @@ pub struct BeatFifo<const W: usize, const A: usize> {
     _q: Bits<W>,
 }
 
-impl<const W: usize, const A: usize> Logic for BeatFifo<W, A> {
+impl<const W: usize, const A: usize> Logic for ChunkFifo<W, A> {
     fn update(&mut self) {
         let depth = 1usize << A;
         if self._mem.len() != depth {
@@ -122,7 +127,10 @@ impl<const W: usize, const A: usize> Logic for BeatFifo<W, A> {
         self.out_data.next = self._q;
     }
     fn connect(&mut self) {
-        assert!((1..=16).contains(&A), "BeatFifo: 2^A entries, 1 <= A <= 16");
+        assert!(
+            (1..=16).contains(&A),
+            "ChunkFifo: 2^A entries, 1 <= A <= 16"
+        );
         self.in_ready.connect();
         self.out_valid.connect();
         self.out_data.connect();
@@ -180,7 +188,7 @@ end
     }
     fn timing(&self) -> Vec<TimingInfo> {
         vec![TimingInfo {
-            name: "beat_fifo".into(),
+            name: "chunk_fifo".into(),
             clock: "clock".into(),
             inputs: vec![
                 "in_data".into(),
@@ -199,11 +207,11 @@ mod tests {
     use crate::testutil::*;
     use std::collections::VecDeque;
 
-    type Small = BeatFifo<40, 3>;
+    type Small = ChunkFifo<40, 3>;
 
     /// Random pushes and pops against a queue model; returns (words out, cycles, max fill).
     fn run(n_words: usize, in_pct: u64, out_pct: u64, seed: u64) -> (u64, usize) {
-        let mut rng = Rng(seed);
+        let mut rng = XorShift64::new(seed);
         let mut uut = reset_block!(Small);
         let words: Vec<u64> = (0..n_words).map(|_| rng.next() & 0xFF_FFFF_FFFF).collect();
         let mut model = VecDeque::new();
@@ -217,7 +225,7 @@ mod tests {
             }
             uut.out_ready.next = rng.chance(out_pct);
             settle(&mut uut);
-            crate::dma::verilog_check::record(&uut);
+            crate::prims::verilog_check::record(&uut);
             if uut.out_valid.val() && uut.out_ready.val() {
                 let w: u64 = model.pop_front().expect("output from an empty fifo");
                 assert_eq!(uut.out_data.val().to_u64(), w, "word {got}");
@@ -261,13 +269,17 @@ mod tests {
 
     #[test]
     fn verilog_matches_rust_simulation() {
-        use crate::dma::verilog_check::{check, recording};
+        use crate::prims::verilog_check::{check, recording};
         let trace = recording(|| {
             run(50, 80, 40, 5);
             // (one run per recording: `run` resets a fresh block)
         });
         check(
-            &crate::dma::standalone::<Small>("cdma_dma_beat_fifo_small"),
+            &crate::emit::standalone_block(
+                Small::default(),
+                "cdma_dma_chunk_fifo_small",
+                CHUNK_FIFO_PORTS,
+            ),
             &trace,
         );
     }

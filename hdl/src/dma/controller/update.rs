@@ -1,0 +1,590 @@
+//! The controller's `update`: the word engine and the state machine for one bus width
+//! (`controller_logic!`, invoked by `controller!` in the parent module).
+
+macro_rules! controller_logic {
+    (
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt
+    ) => {
+        impl Logic for $name {
+            #[hdl_gen]
+            fn update(&mut self) {
+                dff_setup!(
+                    self, clock, state, cur, wv, k, w, lim, rmode, smode, got_last, rerr, flast,
+                    req_addr, req_beats, code, desc_read, abort_pend, serr, n, cl, dst_len, bw,
+                    off, rem, bad, wdone, ck_cnt, ck_v, ck_fetch, ck_len_r, ck_raw_r, ck_size_r,
+                    ck_last_r, busy_r, err_r, err_code_r, err_desc_r
+                );
+                self.desc.clock.next = self.clock.val();
+                self.hdr.clock.next = self.clock.val();
+                self.ws.clock.next = self.clock.val();
+                self.ram.read_clock.next = self.clock.val();
+                self.ram.write_clock.next = self.clock.val();
+                self.desc.en.next = false;
+                self.desc.clr.next = false;
+                self.hdr.en.next = false;
+                self.hdr.clr.next = false;
+                self.ws.en.next = false;
+                self.ws.clr.next = false;
+                // ---- children wiring (registers in, so the checkers settle per edge)
+                self.chk.desc.next = self.desc.q.val();
+                self.hchk.hdr.next = self.hdr.q.val();
+                self.hchk.src_len.next = self.chk.src_len.val();
+                self.hchk.dst_cap.next = self.chk.dst_cap.val();
+                self.hpack.chunk_log2.next = self.cl.q.val();
+                self.hpack.n_chunks.next = self.n.q.val();
+                self.hpack.ulen.next = self.chk.src_len.val();
+                self.hpack.plen.next = self.off.q.val();
+                self.wjoin.lo.next = self.ws.q.val().get_bits::<$dwm32>(32);
+                self.djoin.lo.next = self.desc.q.val().get_bits::<DESC_REST>(32);
+                self.djoin.hi.next = self.ws.q.val().get_bits::<32>(0);
+                self.hjoin.lo.next = self.hdr.q.val().get_bits::<HDR_REST>(32);
+                self.hjoin.hi.next = self.ws.q.val().get_bits::<32>(0);
+                self.desc.d.next = self.djoin.y.val();
+                self.strb.v.next = self.wv.q.val();
+                self.code32.x.next = self.code.q.val();
+                self.is_comp.next = self.chk.op.val() == self.op_comp.val();
+                self.is_dec.next = self.chk.op.val() == self.op_dec.val();
+                // ---- word arithmetic
+                // Index entry of word w (and of word w + 1), modulo the RAM depth.
+                self.ent_idx.next = self.w.q.val().get_bits::<IDX_LOG2>(0) - self.hdr_words_i.val();
+                self.ent_nxt.next =
+                    self.w.q.val().get_bits::<IDX_LOG2>(0) - self.hdr_words_m1_i.val();
+                self.csz.next = self.one32.val() << self.cl.q.val();
+                self.size.next = self.csz.val();
+                if self.rem.q.val() < self.csz.val() {
+                    self.size.next = self.rem.q.val();
+                }
+                self.e_len.next = self.ws.q.val().get_bits::<32>(0) & self.size_mask.val();
+                self.e_raw.next = (self.ws.q.val().get_bits::<32>(0) & self.raw_mask.val()).any();
+                self.room.next = self.chk.dst_cap.val() - self.off.q.val();
+                self.fits.next = !(self.dec_stored_len.val() > self.room.val());
+                self.sa.next = self.cur.q.val() + self.status_off.val();
+                self.soff.next = self.sa.val().get_bits::<$lge>(2);
+                // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
+                self.cw.next = (self.cur.q.val().get_bits::<LEN_BITS>(0) >> 2) & self.e_m1_32.val();
+                self.idx_words.next = self.n.q.val() + self.hdr_words.val();
+                // Header + index words of the fetched header (n is only loaded in HdrCheck).
+                self.hidx_words.next = self.hchk.n_chunks.val() + self.hdr_words.val();
+                self.status32.next =
+                    self.st_done.val() | (self.code32.y.val() << self.st_err_lsb.val());
+                // The word shifted into the write beat (Fill).
+                self.word.next = self.ram.read_data.val();
+                self.wvalid.next = self.w.q.val() < self.lim.q.val();
+                if self.w.q.val() < self.hdr_words.val() {
+                    self.word.next = self.hdr.q.val().get_bits::<32>(0);
+                }
+                if self.smode.q.val() {
+                    self.word.next = self.zero32.val();
+                    self.wvalid.next = false;
+                    if self.w.q.val().get_bits::<$lge>(0) == self.soff.val() {
+                        self.word.next = self.status32.val();
+                        self.wvalid.next = true;
+                    }
+                    if self.w.q.val().get_bits::<$lge>(0) == self.soff.val() + self.soff_one.val() {
+                        self.word.next = self.bw.q.val();
+                        self.wvalid.next = true;
+                    }
+                }
+                self.wjoin.hi.next = self.word.val();
+                // ---- defaults
+                self.ram.read_address.next = self.ck_cnt.q.val().get_bits::<IDX_LOG2>(0);
+                self.ram.write_address.next = self.ent_idx.val();
+                self.ram.write_data.next = self.ws.q.val().get_bits::<32>(0);
+                self.ram.write_enable.next = false;
+                self.rd_req_addr.next = self.req_addr.q.val();
+                self.rd_req_beats.next = self.req_beats.q.val();
+                self.rd_req_valid.next = false;
+                self.rd_ready.next = false;
+                self.wr_req_addr.next = self.req_addr.q.val();
+                self.wr_req_valid.next = false;
+                self.wr_last.next = self.flast.q.val();
+                self.wr_valid.next = false;
+                self.abort_out.next = false;
+                self.dp_rd_valid.next = false;
+                self.dp_wr_ready.next = false;
+                self.dp_start.next = false;
+                self.dec_ready.next = false;
+                self.ck_valid.next = false;
+                self.ck_stored_len.next = self.ck_len_r.q.val();
+                self.ck_raw.next = self.ck_raw_r.q.val();
+                self.ck_chunk_len.next = self.ck_size_r.q.val();
+                self.ck_last.next = self.ck_last_r.q.val();
+                self.desc_done.next = false;
+                self.irq_done_set.next = false;
+                self.irq_error_set.next = false;
+                self.can_abort.next = false;
+                self.wr_sel_dp.next = false;
+                self.ws_load.next = false;
+                self.hdr_pack.next = false;
+                self.hdr_shift.next = false;
+                match self.state.q.val() {
+                    CtlState::Idle => {
+                        if self.doorbell.val() & self.enable.val() {
+                            self.cur.d.next = self.head.val();
+                            self.busy_r.d.next = true;
+                            self.err_r.d.next = false;
+                            self.abort_pend.d.next = false;
+                            self.state.d.next = CtlState::Fetch;
+                        }
+                    }
+                    CtlState::Fetch => {
+                        self.can_abort.next = true;
+                        self.desc_read.d.next = false;
+                        self.serr.d.next = false;
+                        self.code.d.next = self.ok.val();
+                        self.rmode.d.next = self.rm_desc.val();
+                        self.req_addr.d.next = self.cur.q.val() & self.bb_inv.val();
+                        self.req_beats.d.next = self.desc_beats.val();
+                        self.lim.d.next = self.cw.val() + self.desc_words.val();
+                        self.w.d.next = self.zero32.val();
+                        self.k.d.next = self.k_zero.val();
+                        self.got_last.d.next = false;
+                        self.rerr.d.next = false;
+                        self.state.d.next = CtlState::ReadReq;
+                        if (self.cur.q.val() & self.desc_mask.val()).any() {
+                            self.code.d.next = self.e_unaligned.val();
+                            self.state.d.next = CtlState::Result;
+                        }
+                    }
+                    CtlState::ReadReq => {
+                        self.can_abort.next = true;
+                        self.rd_req_valid.next = true;
+                        if self.rd_req_ready.val() {
+                            self.state.d.next = CtlState::ReadWords;
+                        }
+                    }
+                    CtlState::ReadWords => {
+                        self.can_abort.next = true;
+                        if self.k.q.val() == self.k_zero.val() {
+                            if self.got_last.q.val() {
+                                if self.rmode.q.val() == self.rm_desc.val() {
+                                    self.state.d.next = CtlState::Check;
+                                    self.desc_read.d.next = true;
+                                    if self.rerr.q.val() {
+                                        self.code.d.next = self.e_read.val();
+                                        self.desc_read.d.next = false;
+                                        self.state.d.next = CtlState::Result;
+                                    }
+                                } else if self.rmode.q.val() == self.rm_hdr.val() {
+                                    self.state.d.next = CtlState::HdrCheck;
+                                    if self.rerr.q.val() {
+                                        self.code.d.next = self.e_read.val();
+                                        self.state.d.next = CtlState::Result;
+                                    }
+                                } else {
+                                    self.state.d.next = CtlState::IdxCheck;
+                                }
+                            } else {
+                                self.rd_ready.next = true;
+                                if self.rd_valid.val() {
+                                    self.ws_load.next = true;
+                                    self.k.d.next = self.k_e.val();
+                                    self.rerr.d.next = self.rerr.q.val() | self.rd_err.val();
+                                    self.got_last.d.next = self.rd_last.val();
+                                }
+                            }
+                        } else {
+                            // One word of the beat: ws[31:0] is word w of the request.
+                            if self.w.q.val() < self.lim.q.val() {
+                                if self.rmode.q.val() == self.rm_desc.val() {
+                                    self.desc.en.next = true;
+                                } else if self.rmode.q.val() == self.rm_hdr.val() {
+                                    self.hdr.en.next = true;
+                                } else if !(self.w.q.val() < self.hdr_words.val()) {
+                                    // Index entry w - 8: into the RAM, checked.
+                                    self.ram.write_enable.next = true;
+                                    self.off.d.next = self.off.q.val() + self.e_len.val();
+                                    self.rem.d.next = self.rem.q.val() - self.size.val();
+                                    if self.e_raw.val() {
+                                        if self.e_len.val() != self.size.val() {
+                                            self.bad.d.next = true;
+                                        }
+                                    } else if !(self.e_len.val() < self.size.val())
+                                        | (self.e_len.val() & self.eb_mask.val()).any()
+                                    {
+                                        self.bad.d.next = true;
+                                    }
+                                }
+                            }
+                            self.ws.en.next = true;
+                            self.k.d.next = self.k.q.val() - self.k_one.val();
+                            self.w.d.next = self.w.q.val() + self.one32.val();
+                        }
+                    }
+                    CtlState::Check => {
+                        self.can_abort.next = true;
+                        self.n.d.next = self.chk.n_chunks.val();
+                        self.cl.d.next = self.chk.chunk_log2.val();
+                        self.dst_len.d.next = self.chk.src_len.val();
+                        if self.is_comp.val() {
+                            self.dst_len.d.next = self.zero32.val();
+                        }
+                        // The payload length the header packs: an empty COMPRESS packs it
+                        // in Start, before any chunk could clear what the last descriptor
+                        // left here.
+                        self.off.d.next = self.zero32.val();
+                        self.state.d.next = CtlState::Start;
+                        if self.is_dec.val() {
+                            self.rmode.d.next = self.rm_hdr.val();
+                            self.req_addr.d.next = self.chk.meta_addr.val();
+                            self.req_beats.d.next = self.one32.val();
+                            self.lim.d.next = self.hdr_words.val();
+                            self.w.d.next = self.zero32.val();
+                            self.k.d.next = self.k_zero.val();
+                            self.got_last.d.next = false;
+                            self.rerr.d.next = false;
+                            self.state.d.next = CtlState::ReadReq;
+                        }
+                        if self.chk.code.val() != self.ok.val() {
+                            self.code.d.next = self.chk.code.val();
+                            self.state.d.next = CtlState::Result;
+                        }
+                    }
+                    CtlState::HdrCheck => {
+                        self.can_abort.next = true;
+                        self.n.d.next = self.hchk.n_chunks.val();
+                        self.cl.d.next = self.hchk.chunk_log2.val();
+                        self.dst_len.d.next = self.hchk.ulen.val();
+                        self.rem.d.next = self.hchk.ulen.val();
+                        self.off.d.next = self.zero32.val();
+                        self.bad.d.next = false;
+                        self.rmode.d.next = self.rm_idx.val();
+                        self.req_addr.d.next = self.chk.meta_addr.val();
+                        // ceil((8 + n) / E) beats: header and index.
+                        self.req_beats.d.next = self.hidx_words.val() >> self.lg_e.val();
+                        if (self.hidx_words.val() & self.e_m1_32.val()).any() {
+                            self.req_beats.d.next =
+                                (self.hidx_words.val() >> self.lg_e.val()) + self.one32.val();
+                        }
+                        self.lim.d.next = self.hidx_words.val();
+                        self.w.d.next = self.zero32.val();
+                        self.k.d.next = self.k_zero.val();
+                        self.got_last.d.next = false;
+                        self.rerr.d.next = false;
+                        self.state.d.next = CtlState::ReadReq;
+                        if self.hchk.code.val() != self.ok.val() {
+                            self.code.d.next = self.hchk.code.val();
+                            self.state.d.next = CtlState::Result;
+                        }
+                    }
+                    CtlState::IdxCheck => {
+                        self.can_abort.next = true;
+                        self.state.d.next = CtlState::Start;
+                        if self.rerr.q.val() {
+                            self.code.d.next = self.e_read.val();
+                            self.state.d.next = CtlState::Result;
+                        } else if self.bad.q.val() | (self.off.q.val() != self.hchk.plen.val()) {
+                            self.code.d.next = self.e_bad_index.val();
+                            self.state.d.next = CtlState::Result;
+                        }
+                    }
+                    CtlState::Start => {
+                        self.can_abort.next = true;
+                        self.ck_cnt.d.next = self.zero32.val();
+                        self.off.d.next = self.zero32.val();
+                        self.rem.d.next = self.dst_len.q.val();
+                        if self.is_comp.val() {
+                            self.rem.d.next = self.chk.src_len.val();
+                        }
+                        self.ck_v.d.next = false;
+                        self.ck_fetch.d.next = false;
+                        self.wdone.d.next = false;
+                        if self.is_comp.val() & !self.chk.src_len.val().any() {
+                            // Nothing to compress: the frame is the header alone.
+                            self.hdr_pack.next = true;
+                            self.smode.d.next = false;
+                            self.req_addr.d.next = self.chk.meta_addr.val();
+                            self.lim.d.next = self.idx_words.val();
+                            self.w.d.next = self.zero32.val();
+                            self.k.d.next = self.k_zero.val();
+                            self.state.d.next = CtlState::FillReq;
+                        } else if !self.is_comp.val() & !self.dst_len.q.val().any() {
+                            // Nothing to write (COPY of 0 bytes, empty frame).
+                            self.bw.d.next = self.zero32.val();
+                            self.state.d.next = CtlState::Result;
+                        } else {
+                            self.dp_start.next = true;
+                            self.req_addr.d.next = self.chk.dst_addr.val();
+                            self.state.d.next = CtlState::DstReq;
+                        }
+                    }
+                    CtlState::DstReq => {
+                        self.can_abort.next = true;
+                        self.wr_req_valid.next = true;
+                        if self.wr_req_ready.val() {
+                            self.req_addr.d.next = self.chk.src_addr.val();
+                            self.req_beats.d.next = self.chk.src_beats.val();
+                            self.state.d.next = CtlState::Run;
+                            if self.chk.src_beats.val().any() {
+                                self.state.d.next = CtlState::SrcReq;
+                            }
+                        }
+                    }
+                    CtlState::SrcReq => {
+                        self.can_abort.next = true;
+                        self.wr_sel_dp.next = true;
+                        self.rd_req_valid.next = true;
+                        if self.rd_req_ready.val() {
+                            self.state.d.next = CtlState::Run;
+                        }
+                    }
+                    CtlState::Run => {
+                        self.can_abort.next = true;
+                        self.wr_sel_dp.next = true;
+                        self.rd_ready.next = self.dp_rd_ready.val();
+                        self.dp_rd_valid.next = self.rd_valid.val();
+                        if self.is_comp.val() {
+                            // Decisions pass through as chunk commands if they fit dst_cap.
+                            self.ck_stored_len.next = self.dec_stored_len.val();
+                            self.ck_raw.next = self.dec_raw.val();
+                            self.ck_chunk_len.next = self.size.val();
+                            self.ck_last.next =
+                                (self.ck_cnt.q.val() + self.one32.val()) == self.n.q.val();
+                            self.ck_valid.next = self.dec_valid.val() & self.fits.val();
+                            self.dec_ready.next = self.ck_ready.val() & self.fits.val();
+                            self.ram.write_address.next =
+                                self.ck_cnt.q.val().get_bits::<IDX_LOG2>(0);
+                            self.ram.write_data.next = self.dec_stored_len.val();
+                            if self.dec_raw.val() {
+                                self.ram.write_data.next =
+                                    self.dec_stored_len.val() | self.raw_mask.val();
+                            }
+                            if self.dec_valid.val() & self.ck_ready.val() & self.fits.val() {
+                                self.ram.write_enable.next = true;
+                                self.off.d.next = self.off.q.val() + self.dec_stored_len.val();
+                                self.rem.d.next = self.rem.q.val() - self.size.val();
+                                self.ck_cnt.d.next = self.ck_cnt.q.val() + self.one32.val();
+                            }
+                            if self.dec_valid.val() & !self.fits.val() {
+                                self.code.d.next = self.e_overflow.val();
+                                self.state.d.next = CtlState::Flush;
+                            }
+                        }
+                        if self.is_dec.val() {
+                            // Chunk commands from the index RAM (one read cycle each).
+                            self.ck_valid.next = self.ck_v.q.val();
+                            if self.ck_v.q.val() & self.ck_ready.val() {
+                                self.ck_v.d.next = false;
+                            }
+                            if !self.ck_v.q.val()
+                                & !self.ck_fetch.q.val()
+                                & (self.ck_cnt.q.val() < self.n.q.val())
+                            {
+                                self.ck_fetch.d.next = true;
+                            }
+                            if self.ck_fetch.q.val() {
+                                self.ck_fetch.d.next = false;
+                                self.ck_v.d.next = true;
+                                self.ck_len_r.d.next =
+                                    self.ram.read_data.val() & self.size_mask.val();
+                                self.ck_raw_r.d.next =
+                                    (self.ram.read_data.val() & self.raw_mask.val()).any();
+                                self.ck_size_r.d.next = self.size.val();
+                                self.ck_last_r.d.next =
+                                    (self.ck_cnt.q.val() + self.one32.val()) == self.n.q.val();
+                                self.rem.d.next = self.rem.q.val() - self.size.val();
+                                self.ck_cnt.d.next = self.ck_cnt.q.val() + self.one32.val();
+                            }
+                        }
+                        if self.wr_done.val() {
+                            self.wdone.d.next = true;
+                        }
+                        if self.wdone.q.val() {
+                            if self.is_comp.val() {
+                                if self.ck_cnt.q.val() == self.n.q.val() {
+                                    self.hdr_pack.next = true;
+                                    self.smode.d.next = false;
+                                    self.req_addr.d.next = self.chk.meta_addr.val();
+                                    self.lim.d.next = self.idx_words.val();
+                                    self.w.d.next = self.zero32.val();
+                                    self.k.d.next = self.k_zero.val();
+                                    self.state.d.next = CtlState::FillReq;
+                                }
+                            } else {
+                                self.bw.d.next = self.dst_len.q.val();
+                                self.state.d.next = CtlState::Result;
+                            }
+                        }
+                        if self.rd_valid.val() & self.dp_rd_ready.val() & self.rd_err.val() {
+                            self.code.d.next = self.e_read.val();
+                            self.state.d.next = CtlState::Flush;
+                        }
+                        if self.dp_error.val() {
+                            self.code.d.next = self.e_bad_payload.val();
+                            self.state.d.next = CtlState::Flush;
+                        }
+                        if self.wr_done.val() & self.wr_err.val() {
+                            self.code.d.next = self.e_write.val();
+                            self.state.d.next = CtlState::Flush;
+                        }
+                    }
+                    CtlState::FillReq => {
+                        self.can_abort.next = !self.smode.q.val();
+                        self.wr_req_valid.next = true;
+                        if self.wr_req_ready.val() {
+                            self.state.d.next = CtlState::Fill;
+                        }
+                    }
+                    CtlState::Fill => {
+                        self.can_abort.next = !self.smode.q.val();
+                        // Entry w - 8 must be on the RAM output next cycle.
+                        self.ram.read_address.next = self.ent_nxt.val();
+                        self.ws.en.next = true;
+                        self.wv.d.next = self.wv.q.val() >> 1;
+                        if self.wvalid.val() {
+                            self.wv.d.next = (self.wv.q.val() >> 1) | self.wv_top.val();
+                        }
+                        if !self.smode.q.val() & (self.w.q.val() < self.hdr_words.val()) {
+                            self.hdr_shift.next = true;
+                        }
+                        self.k.d.next = self.k.q.val() + self.k_one.val();
+                        self.w.d.next = self.w.q.val() + self.one32.val();
+                        if self.k.q.val() == self.k_e_m1.val() {
+                            self.flast.d.next = self.smode.q.val()
+                                | !((self.w.q.val() + self.one32.val()) < self.lim.q.val());
+                            self.state.d.next = CtlState::Send;
+                        }
+                    }
+                    CtlState::Send => {
+                        self.can_abort.next = !self.smode.q.val();
+                        self.ram.read_address.next = self.ent_idx.val();
+                        self.wr_valid.next = true;
+                        if self.wr_ready.val() {
+                            self.k.d.next = self.k_zero.val();
+                            self.state.d.next = CtlState::Fill;
+                            if self.flast.q.val() {
+                                self.state.d.next = CtlState::WaitDone;
+                            }
+                        }
+                    }
+                    CtlState::WaitDone => {
+                        self.can_abort.next = !self.smode.q.val();
+                        if self.wr_done.val() {
+                            if self.smode.q.val() {
+                                self.serr.d.next = self.wr_err.val();
+                                self.state.d.next = CtlState::Done;
+                            } else {
+                                self.bw.d.next = self.off.q.val();
+                                if self.wr_err.val() {
+                                    self.code.d.next = self.e_write.val();
+                                }
+                                self.state.d.next = CtlState::Result;
+                            }
+                        }
+                    }
+                    CtlState::Flush => {
+                        self.abort_out.next = true;
+                        self.rd_ready.next = true;
+                        if self.rd_idle.val() & self.wr_idle.val() & self.dp_idle.val() {
+                            self.state.d.next = CtlState::Result;
+                        }
+                    }
+                    CtlState::Result => {
+                        if self.code.q.val() != self.ok.val() {
+                            self.bw.d.next = self.zero32.val();
+                            self.err_r.d.next = true;
+                            self.err_code_r.d.next = self.code.q.val();
+                            self.err_desc_r.d.next = self.cur.q.val();
+                            self.irq_error_set.next = true;
+                        }
+                        self.state.d.next = CtlState::End;
+                        // A descriptor that was not read (unaligned, fetch error, abort during
+                        // its fetch) ends here; it counts as visited (docs/DESCRIPTORS.md).
+                        self.desc_done.next = !self.desc_read.q.val();
+                        if self.desc_read.q.val() {
+                            // Status write-back: one beat, the 8 bytes at desc + 0x30.
+                            self.smode.d.next = true;
+                            self.req_addr.d.next = self.sa.val() & self.bb_inv.val();
+                            self.w.d.next = self.zero32.val();
+                            self.k.d.next = self.k_zero.val();
+                            self.state.d.next = CtlState::FillReq;
+                        }
+                    }
+                    CtlState::Done => {
+                        self.desc_done.next = true;
+                        self.irq_done_set.next = self.chk.irq.val();
+                        self.cur.d.next = self.chk.next_desc.val();
+                        self.state.d.next = CtlState::Fetch;
+                        if self.abort_pend.q.val()
+                            | self.serr.q.val()
+                            | ((self.code.q.val() != self.ok.val()) & self.chk.stop.val())
+                            | !self.chk.next_desc.val().any()
+                        {
+                            self.state.d.next = CtlState::End;
+                        }
+                        if self.serr.q.val() {
+                            self.err_r.d.next = true;
+                            self.err_code_r.d.next = self.e_write.val();
+                            self.err_desc_r.d.next = self.cur.q.val();
+                            self.irq_error_set.next = true;
+                        }
+                    }
+                    CtlState::End => {
+                        self.irq_done_set.next = true;
+                        self.busy_r.d.next = false;
+                        self.abort_pend.d.next = false;
+                        self.state.d.next = CtlState::Idle;
+                    }
+                    _ => {
+                        self.state.d.next = CtlState::Idle;
+                    }
+                }
+                // ---- abort: from any abortable state to Flush, code ABORTED
+                if self.abort.val() & self.busy_r.q.val() {
+                    self.abort_pend.d.next = true;
+                }
+                if (self.abort.val() | self.abort_pend.q.val()) & self.can_abort.val() {
+                    self.code.d.next = self.e_aborted.val();
+                    self.abort_pend.d.next = true;
+                    self.state.d.next = CtlState::Flush;
+                }
+                // ---- wide registers
+                self.ws.d.next = self.wjoin.y.val();
+                if self.ws_load.val() {
+                    self.ws.d.next = self.rd_data.val();
+                    self.ws.en.next = true;
+                }
+                self.hdr.d.next = self.hjoin.y.val();
+                if self.hdr_shift.val() {
+                    self.hdr.d.next = self.hdr.q.val() >> 32;
+                    self.hdr.en.next = true;
+                }
+                if self.hdr_pack.val() {
+                    self.hdr.d.next = self.hpack.y.val();
+                    self.hdr.en.next = true;
+                }
+                // ---- write beat source
+                self.wr_data.next = self.ws.q.val();
+                self.wr_strb.next = self.strb.y.val();
+                if self.wr_sel_dp.val() {
+                    self.wr_data.next = self.dp_wr_data.val();
+                    self.wr_strb.next = self.dp_wr_strb.val();
+                    self.wr_last.next = self.dp_wr_last.val();
+                    self.wr_valid.next = self.dp_wr_valid.val();
+                    self.dp_wr_ready.next = self.wr_ready.val();
+                }
+                // ---- outputs
+                self.busy.next = self.busy_r.q.val();
+                self.error.next = self.err_r.q.val();
+                self.err_code.next = self.err_code_r.q.val();
+                self.err_desc.next = self.err_desc_r.q.val();
+                self.dp_op.next = self.chk.op.val();
+                self.dp_src_len.next = self.chk.src_len.val();
+                self.dp_dst_len.next = self.dst_len.q.val();
+                self.dp_chunk_log2.next = self.cl.q.val();
+                self.dp_n_chunks.next = self.n.q.val();
+                if self.rst.val() {
+                    self.state.d.next = CtlState::Idle;
+                    self.busy_r.d.next = false;
+                    self.err_r.d.next = false;
+                    self.err_code_r.d.next = self.ok.val();
+                    self.err_desc_r.d.next = self.zero_addr.val();
+                    self.abort_pend.d.next = false;
+                    self.ck_v.d.next = false;
+                    self.ck_fetch.d.next = false;
+                    self.wv.d.next = self.wv_zero.val();
+                }
+            }
+        }
+    };
+}

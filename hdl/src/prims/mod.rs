@@ -1,0 +1,40 @@
+//! The hand-written Verilog primitives: small blocks that rust-hdl's `#[hdl_gen]` cannot
+//! express cleanly or cheaply, each with a hand-written Verilog body (`hdl()`) and a Rust
+//! `update` computing the same function for rust-hdl's simulator, one per file. The rust-hdl
+//! unit tests exercise the Rust side; the Verilog side is checked by the Verilator
+//! regression (tb/) against the golden model and, in the tests of the DMA blocks that use
+//! them, by `verilog_check` (a block's emitted Verilog replayed in Verilator against its
+//! rust-hdl simulation, cycle by cycle).
+//!
+//! * [`ZeroExtend`]: `{pad, x}` (rust-hdl's `bit_cast` widening is not `-Wall` clean).
+//! * [`LaneMask`], [`Thermo`]: lane masks from per-lane flags or from a lane count.
+//! * [`Join`]: a concatenation `{hi, lo}`.
+//! * [`LaneAny`], [`Compact`], [`Expand`], [`EnReg`]: the ZVC mask, the network's element
+//!   movers and a wide enable register, written per lane on constant part-selects so that
+//!   Verilator evaluates word operations (see docs/PERFORMANCE.md, "Verilator bridge").
+//! * [`PopCount`]: the number of set bits of a vector.
+//!
+//! The DMA's `ChunkFifo` and `HeaderPack` also have Verilog bodies but are engine blocks,
+//! not primitives; they stay with the engine in `dma/`.
+
+mod compact;
+mod en_reg;
+mod expand;
+mod join;
+mod lane_any;
+mod lane_mask;
+mod popcount;
+mod thermo;
+#[cfg(test)]
+pub(crate) mod verilog_check;
+mod zero_extend;
+
+pub use compact::Compact;
+pub use en_reg::EnReg;
+pub use expand::Expand;
+pub use join::Join;
+pub use lane_any::LaneAny;
+pub use lane_mask::LaneMask;
+pub use popcount::{PopCount, PopCount32, StrobeCount};
+pub use thermo::Thermo;
+pub use zero_extend::ZeroExtend;
