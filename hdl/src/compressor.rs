@@ -25,27 +25,18 @@
 //! clock edge), and the wide registers are [`EnReg`]s loaded straight from it.
 
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use crate::prims::{Compact, EnReg, Join, LaneAny};
 use crate::steer::{ZvcSteer, CNT};
 
-/// Port documentation of the compressor, in Verilog port order (one table for the emitted
-/// manifest and the docs; docs/ARCHITECTURE.md's port table is checked against it).
-pub const COMPRESSOR_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high"),
-    ("in_data", "one 32-element block, element i in lane i (bits [i*E +: E]); a partial final block is zero-padded"),
-    ("in_last", "this block is the last of the tensor: flush the packer"),
-    ("in_valid", "in_data/in_last are valid"),
-    ("in_ready", "the compressor takes the block this cycle if in_valid"),
-    ("out_data", "packed payload beat: stream element k of the beat in lane k (unused lanes zero)"),
-    ("out_count", "valid lanes in this beat (P except on a final partial beat; never 0)"),
-    ("out_last", "last beat of the tensor's payload"),
-    ("out_valid", "out_data/out_count/out_last are valid"),
-    ("out_ready", "the sink takes the beat this cycle if out_valid"),
-];
+/// Port documentation of the compressor, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static COMPRESSOR_PORTS: PortDocs = PortDocs::new(include_str!("compressor.rs"), "$name");
 
 macro_rules! zvc_compressor {
     (
@@ -162,7 +153,8 @@ macro_rules! zvc_compressor {
             pub clock: Signal<In, Clock>,
             /// Synchronous reset, active high.
             pub rst: Signal<In, Bit>,
-            /// One block: element i in lane i (bits `[i*E +: E]`).
+            /// One 32-element block, element i in lane i (bits [i*E +: E]); a partial final block
+            /// is zero-padded.
             pub in_data: Signal<In, Bits<$bw>>,
             /// This block is the last of the tensor: flush the packer.
             pub in_last: Signal<In, Bit>,
@@ -170,7 +162,7 @@ macro_rules! zvc_compressor {
             pub in_valid: Signal<In, Bit>,
             /// Input handshake: the block is taken this cycle if `in_valid`.
             pub in_ready: Signal<Out, Bit>,
-            /// Packed payload beat: stream element k of the beat in lane k.
+            /// Packed payload beat: stream element k of the beat in lane k (unused lanes zero).
             pub out_data: Signal<Out, Bits<$pw>>,
             /// Valid lanes in this beat (P except on a final partial beat; never 0).
             pub out_count: Signal<Out, Bits<7>>,

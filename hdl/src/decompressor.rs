@@ -26,27 +26,18 @@
 //! block leaves this cycle") and on the buffer's registers, never on `in_valid`.
 
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use crate::prims::{EnReg, Expand, LaneAny, LaneMask, ZeroExtend};
 use crate::steer::{ZvcSteer, CNT};
 
-/// Port documentation of the decompressor, in Verilog port order.
-pub const DECOMPRESSOR_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high; clears error"),
-    ("in_data", "packed payload beat (same lane order as the compressor's out_data)"),
-    ("in_count", "valid lanes in this beat (1..P); lanes at and above in_count are ignored"),
-    ("in_last", "last beat of the payload"),
-    ("in_valid", "in_data/in_count/in_last are valid"),
-    ("in_ready", "the decompressor takes the beat this cycle if in_valid"),
-    ("out_data", "one decoded block, element i in lane i (a partial final block comes out zero-padded)"),
-    ("out_last", "last block of the payload"),
-    ("out_valid", "out_data/out_last are valid"),
-    ("out_ready", "the sink takes the block this cycle if out_valid"),
-    ("error", "sticky until rst: the payload ended inside a block (truncated) or in_count was 0 or > P; input is then dropped with in_ready high"),
-];
+/// Port documentation of the decompressor, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static DECOMPRESSOR_PORTS: PortDocs = PortDocs::new(include_str!("decompressor.rs"), "$name");
 
 macro_rules! zvc_decompressor {
     (
@@ -112,7 +103,7 @@ macro_rules! zvc_decompressor {
             pub rst: Signal<In, Bit>,
             /// Packed payload beat (same lane order as the compressor's `out_data`).
             pub in_data: Signal<In, Bits<$pw>>,
-            /// Valid lanes in this beat (1..P).
+            /// Valid lanes in this beat (1..P); lanes at and above in_count are ignored.
             pub in_count: Signal<In, Bits<7>>,
             /// Last beat of the payload.
             pub in_last: Signal<In, Bit>,
@@ -120,7 +111,8 @@ macro_rules! zvc_decompressor {
             pub in_valid: Signal<In, Bit>,
             /// Input handshake: the beat is taken this cycle if `in_valid`.
             pub in_ready: Signal<Out, Bit>,
-            /// One decoded block, element i in lane i.
+            /// One decoded block, element i in lane i (a partial final block comes out
+            /// zero-padded).
             pub out_data: Signal<Out, Bits<$bw>>,
             /// Last block of the payload.
             pub out_last: Signal<Out, Bit>,
@@ -128,7 +120,8 @@ macro_rules! zvc_decompressor {
             pub out_valid: Signal<Out, Bit>,
             /// Output handshake: the block is taken this cycle if `out_valid`.
             pub out_ready: Signal<In, Bit>,
-            /// Sticky until `rst`: truncated payload or bad `in_count`.
+            /// Sticky until rst: the payload ended inside a block (truncated) or in_count was 0 or
+            /// > P; input is then dropped with in_ready high.
             pub error: Signal<Out, Bit>,
             // --- buffer and its bottom block
             dp: $dp,

@@ -14,6 +14,8 @@ use std::collections::BTreeMap;
 
 use rust_hdl::core::prelude::*;
 
+use crate::port_docs::PortDoc;
+
 /// Direction of a top-level port.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Dir {
@@ -124,7 +126,7 @@ pub(crate) fn make_top_from<U: Block>(
     mut uut: U,
     module: &str,
     config: &str,
-    docs: &[(&str, &str)],
+    docs: &[PortDoc],
     params: Vec<(String, u64)>,
 ) -> Top {
     uut.connect_all();
@@ -132,7 +134,7 @@ pub(crate) fn make_top_from<U: Block>(
     let verilog = verilog_file(&format!("Top: {module}, {config}"), module, &raw);
     let mut probe = PortProbe::default();
     uut.accept("top", &mut probe);
-    let doc_of: BTreeMap<&str, &str> = docs.iter().copied().collect();
+    let doc_of: BTreeMap<&str, &str> = docs.iter().map(|(n, d)| (*n, d.as_str())).collect();
     let ports = probe
         .ports
         .into_iter()
@@ -172,7 +174,7 @@ pub struct StandaloneBlock {
     /// tops.
     pub verilog: String,
     /// Port documentation, in Verilog port order.
-    pub ports: &'static [(&'static str, &'static str)],
+    pub ports: &'static [PortDoc],
 }
 
 /// `uut` emitted standalone as the top `module` (header `Block: <module>`), with its port
@@ -180,7 +182,7 @@ pub struct StandaloneBlock {
 pub(crate) fn standalone_block<U: Block>(
     mut uut: U,
     module: &str,
-    ports: &'static [(&'static str, &'static str)],
+    ports: &'static [PortDoc],
 ) -> StandaloneBlock {
     uut.connect_all();
     let raw = generate_verilog(&uut);

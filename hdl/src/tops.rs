@@ -9,6 +9,7 @@ use crate::decompressor::{
     ZvcDecompressorE16, ZvcDecompressorE32, ZvcDecompressorE8, DECOMPRESSOR_PORTS,
 };
 use crate::emit::{make_top_from, Top};
+use crate::port_docs::PortDoc;
 use cdma_spec::frame::BLOCK_ELEMS;
 use rust_hdl::core::prelude::*;
 
@@ -27,7 +28,7 @@ pub fn packed_lanes(elem_bits: u32) -> u64 {
     BLOCK_ELEMS as u64 + 32 / u64::from(elem_bits)
 }
 
-fn make_top<U: Block + Default>(module: &str, docs: &[(&str, &str)], elem_bits: u32) -> Top {
+fn make_top<U: Block + Default>(module: &str, docs: &[PortDoc], elem_bits: u32) -> Top {
     let e = u64::from(elem_bits);
     make_top_from(
         U::default(),
@@ -69,16 +70,16 @@ fn generate(elem_bits: u32) -> Vec<Top> {
     let d = format!("cdma_zvc_decompressor_e{elem_bits}");
     match elem_bits {
         8 => vec![
-            make_top::<ZvcCompressorE8>(&c, COMPRESSOR_PORTS, 8),
-            make_top::<ZvcDecompressorE8>(&d, DECOMPRESSOR_PORTS, 8),
+            make_top::<ZvcCompressorE8>(&c, &COMPRESSOR_PORTS, 8),
+            make_top::<ZvcDecompressorE8>(&d, &DECOMPRESSOR_PORTS, 8),
         ],
         16 => vec![
-            make_top::<ZvcCompressorE16>(&c, COMPRESSOR_PORTS, 16),
-            make_top::<ZvcDecompressorE16>(&d, DECOMPRESSOR_PORTS, 16),
+            make_top::<ZvcCompressorE16>(&c, &COMPRESSOR_PORTS, 16),
+            make_top::<ZvcDecompressorE16>(&d, &DECOMPRESSOR_PORTS, 16),
         ],
         32 => vec![
-            make_top::<ZvcCompressorE32>(&c, COMPRESSOR_PORTS, 32),
-            make_top::<ZvcDecompressorE32>(&d, DECOMPRESSOR_PORTS, 32),
+            make_top::<ZvcCompressorE32>(&c, &COMPRESSOR_PORTS, 32),
+            make_top::<ZvcDecompressorE32>(&d, &DECOMPRESSOR_PORTS, 32),
         ],
         other => unreachable!("element width {other} checked by tops()"),
     }

@@ -5,6 +5,7 @@
 use super::params::BUS_WIDTHS;
 use super::*;
 use crate::emit::{standalone_block, StandaloneBlock};
+use crate::port_docs::{PortDoc, PortDocs};
 
 /// Every DMA block of this module, each as a standalone top with its default parameters.
 pub fn standalone_blocks() -> Vec<StandaloneBlock> {
@@ -12,34 +13,34 @@ pub fn standalone_blocks() -> Vec<StandaloneBlock> {
         standalone_block(
             AxiReadMasterDw256::default(),
             "cdma_dma_axi_read_dw256",
-            AXI_READ_PORTS,
+            &AXI_READ_PORTS,
         ),
         standalone_block(
             AxiReadMasterDw512::default(),
             "cdma_dma_axi_read_dw512",
-            AXI_READ_PORTS,
+            &AXI_READ_PORTS,
         ),
         standalone_block(
             AxiReadMasterDw1024::default(),
             "cdma_dma_axi_read_dw1024",
-            AXI_READ_PORTS,
+            &AXI_READ_PORTS,
         ),
         standalone_block(
             AxiWriteMasterDw256::default(),
             "cdma_dma_axi_write_dw256",
-            AXI_WRITE_PORTS,
+            &AXI_WRITE_PORTS,
         ),
         standalone_block(
             AxiWriteMasterDw512::default(),
             "cdma_dma_axi_write_dw512",
-            AXI_WRITE_PORTS,
+            &AXI_WRITE_PORTS,
         ),
         standalone_block(
             AxiWriteMasterDw1024::default(),
             "cdma_dma_axi_write_dw1024",
-            AXI_WRITE_PORTS,
+            &AXI_WRITE_PORTS,
         ),
-        standalone_block(CsrBlock::default(), "cdma_dma_csr", CSR_PORTS),
+        standalone_block(CsrBlock::default(), "cdma_dma_csr", &CSR_PORTS),
     ];
     // The controllers go through emit.rs's top builder (same renaming, port probe).
     for dw in BUS_WIDTHS {
@@ -47,26 +48,26 @@ pub fn standalone_blocks() -> Vec<StandaloneBlock> {
         blocks.push(StandaloneBlock {
             module: t.module,
             verilog: t.verilog,
-            ports: CONTROLLER_PORTS,
+            ports: &CONTROLLER_PORTS,
         });
     }
     blocks
 }
 
 /// The datapath blocks' names (`cdma_dma_<name>_e<E>`) and port documentation tables.
-const DATAPATH_PORTS: [(&str, &[(&str, &str)]); 5] = [
-    ("lane_packer", packer::LANE_PACKER_PORTS),
-    ("lane_splitter", splitter::LANE_SPLITTER_PORTS),
-    ("chunk_scan", chunk_scan::CHUNK_SCAN_PORTS),
-    ("chunk_fifo", chunk_fifo::CHUNK_FIFO_PORTS),
-    ("chunk_mux", chunk_mux::CHUNK_MUX_PORTS),
+static DATAPATH_PORTS: [(&str, &PortDocs); 5] = [
+    ("lane_packer", &packer::LANE_PACKER_PORTS),
+    ("lane_splitter", &splitter::LANE_SPLITTER_PORTS),
+    ("chunk_scan", &chunk_scan::CHUNK_SCAN_PORTS),
+    ("chunk_fifo", &chunk_fifo::CHUNK_FIFO_PORTS),
+    ("chunk_mux", &chunk_mux::CHUNK_MUX_PORTS),
 ];
 
-fn datapath_ports(name: &str) -> &'static [(&'static str, &'static str)] {
+fn datapath_ports(name: &str) -> &'static [PortDoc] {
     DATAPATH_PORTS
         .iter()
         .find(|(n, _)| *n == name)
-        .map(|&(_, ports)| ports)
+        .map(|&(_, ports)| &**ports)
         .unwrap_or_else(|| panic!("no port table for datapath block {name}"))
 }
 

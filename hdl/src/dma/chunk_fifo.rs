@@ -18,6 +18,8 @@
 
 use rust_hdl::core::prelude::*;
 
+use crate::port_docs::PortDocs;
+
 use super::params::ENGINE_CHUNK_LOG2_MAX;
 
 /// Bits of one chunk-FIFO word for element width `e`: data `32·e`, lanes 6, chunk end 1,
@@ -42,23 +44,10 @@ pub type ChunkFifoE16 = ChunkFifo<{ chunk_fifo_width(16) }, { chunk_fifo_log2(16
 /// The chunk FIFO for E = 32 (`ENGINE_CHUNK_LOG2_MAX` = 12): 64 beats of 1032 bits.
 pub type ChunkFifoE32 = ChunkFifo<{ chunk_fifo_width(32) }, { chunk_fifo_log2(32, CHUNK_LOG2) }>;
 
-/// Port documentation of the chunk FIFO, in Verilog port order.
-pub const CHUNK_FIFO_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high: empties the FIFO"),
-    ("in_data", "beat word written"),
-    ("in_valid", "in_data is valid"),
-    (
-        "in_ready",
-        "the FIFO takes the word this cycle if in_valid (not full, not in reset)",
-    ),
-    ("out_data", "oldest word (first-word fall-through)"),
-    ("out_valid", "out_data is valid"),
-    (
-        "out_ready",
-        "the sink takes the word this cycle if out_valid",
-    ),
-];
+/// Port documentation of the chunk FIFO, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static CHUNK_FIFO_PORTS: PortDocs = PortDocs::new(include_str!("chunk_fifo.rs"), "ChunkFifo");
 
 /// RAM FIFO of `2^A` words of `W` bits plus an output register (see the module doc).
 #[derive(LogicBlock, Default)]
@@ -67,13 +56,13 @@ pub struct ChunkFifo<const W: usize, const A: usize> {
     pub clock: Signal<In, Clock>,
     /// Synchronous reset, active high: empties the FIFO.
     pub rst: Signal<In, Bit>,
-    /// Word written.
+    /// Beat word written.
     pub in_data: Signal<In, Bits<W>>,
     /// Input handshake: `in_data` is valid.
     pub in_valid: Signal<In, Bit>,
-    /// Input handshake: the word is taken this cycle if `in_valid`.
+    /// The FIFO takes the word this cycle if in_valid (not full, not in reset).
     pub in_ready: Signal<Out, Bit>,
-    /// Oldest word.
+    /// Oldest word (first-word fall-through).
     pub out_data: Signal<Out, Bits<W>>,
     /// Output handshake: `out_data` is valid.
     pub out_valid: Signal<Out, Bit>,
@@ -278,7 +267,7 @@ mod tests {
             &crate::emit::standalone_block(
                 Small::default(),
                 "cdma_dma_chunk_fifo_small",
-                CHUNK_FIFO_PORTS,
+                &CHUNK_FIFO_PORTS,
             ),
             &trace,
         );

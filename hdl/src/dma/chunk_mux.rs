@@ -27,6 +27,8 @@
 //! the compressor's `in_ready`), never on `in_valid` / `dec_valid`.
 
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
@@ -34,43 +36,10 @@ use crate::compressor::{ZvcCompressorE16, ZvcCompressorE32, ZvcCompressorE8};
 use crate::prims::Thermo;
 use crate::prims::ZeroExtend;
 
-/// Port documentation of the chunk multiplexer, in Verilog port order.
-pub const CHUNK_MUX_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    (
-        "rst",
-        "synchronous reset, active high (also resets the compressor)",
-    ),
-    (
-        "in_data",
-        "source beat from the chunk FIFO: 32 lanes of E bits (one ZVC block)",
-    ),
-    (
-        "in_lanes",
-        "valid lanes of the beat (32, fewer on the source's final beat)",
-    ),
-    ("in_chunk_end", "the beat is its chunk's last"),
-    ("in_last", "the beat is the transfer's last"),
-    ("in_valid", "in_* are valid"),
-    ("in_ready", "the mux takes the beat this cycle if in_valid"),
-    ("dec_raw", "decision for the next chunk: 1 raw, 0 ZVC"),
-    ("dec_valid", "dec_raw is valid"),
-    (
-        "dec_ready",
-        "the mux takes the decision this cycle if dec_valid",
-    ),
-    (
-        "out_data",
-        "lane beat for the packer: P lanes of E bits, stream order from lane 0",
-    ),
-    ("out_count", "valid lanes of this beat (1..P)"),
-    ("out_last", "last beat of the transfer's payload"),
-    ("out_valid", "out_data/out_count/out_last are valid"),
-    (
-        "out_ready",
-        "the packer takes the beat this cycle if out_valid",
-    ),
-];
+/// Port documentation of the chunk multiplexer, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static CHUNK_MUX_PORTS: PortDocs = PortDocs::new(include_str!("chunk_mux.rs"), "$name");
 
 macro_rules! chunk_mux {
     (
@@ -84,7 +53,7 @@ macro_rules! chunk_mux {
             pub clock: Signal<In, Clock>,
             /// Synchronous reset, active high (also resets the compressor).
             pub rst: Signal<In, Bit>,
-            /// Source beat: 32 lanes of E bits (one ZVC block).
+            /// Source beat from the chunk FIFO: 32 lanes of E bits (one ZVC block).
             pub in_data: Signal<In, Bits<$bw>>,
             /// Valid lanes of the beat (32, fewer on the source's final beat).
             pub in_lanes: Signal<In, Bits<6>>,
@@ -102,7 +71,7 @@ macro_rules! chunk_mux {
             pub dec_valid: Signal<In, Bit>,
             /// Decision handshake: the decision is taken this cycle if `dec_valid`.
             pub dec_ready: Signal<Out, Bit>,
-            /// Lane beat: P lanes of E bits, stream order from lane 0.
+            /// Lane beat for the packer: P lanes of E bits, stream order from lane 0.
             pub out_data: Signal<Out, Bits<$pw>>,
             /// Valid lanes of this beat (1..P).
             pub out_count: Signal<Out, Bits<7>>,
@@ -499,7 +468,7 @@ mod tests {
             &crate::emit::standalone_block(
                 ChunkMuxE8::default(),
                 "cdma_dma_chunk_mux_e8",
-                CHUNK_MUX_PORTS,
+                &CHUNK_MUX_PORTS,
             ),
             &trace,
         );

@@ -23,55 +23,18 @@
 //! Counters are 32 bits (chunks up to 2^24 bytes, spec/src/frame.rs `CHUNK_LOG2_MAX`).
 
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use crate::prims::{LaneAny, ZeroExtend};
 use crate::prims::{PopCount32, Thermo};
 
-/// Port documentation of the chunk scanner, in Verilog port order.
-pub const CHUNK_SCAN_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    (
-        "rst",
-        "synchronous reset, active high: clears the counts and pending decisions",
-    ),
-    (
-        "in_data",
-        "source bus beat (observed only): 32 lanes of E bits, one ZVC block",
-    ),
-    (
-        "in_lanes",
-        "valid lanes of this beat: 32, fewer on the source's final beat (1..32)",
-    ),
-    ("in_chunk_end", "this beat is the last of a chunk"),
-    ("in_valid", "source handshake: the beat is valid"),
-    (
-        "in_ready",
-        "source handshake: out_ready and not stalled (in_ready = out_ready & ok)",
-    ),
-    (
-        "out_valid",
-        "downstream handshake: in_valid and not stalled (out_valid = in_valid & ok)",
-    ),
-    ("out_ready", "downstream handshake: the sink takes the beat"),
-    (
-        "dec_stored_len",
-        "bytes the chunk occupies in the payload (ZVC size, or chunk bytes if raw)",
-    ),
-    (
-        "dec_raw",
-        "1: store the chunk raw (ZVC size >= chunk bytes), 0: store it ZVC",
-    ),
-    (
-        "dec_valid",
-        "dec_stored_len/dec_raw are valid (one decision per chunk, in order)",
-    ),
-    (
-        "dec_ready",
-        "the consumer takes the decision this cycle if dec_valid",
-    ),
-];
+/// Port documentation of the chunk scanner, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static CHUNK_SCAN_PORTS: PortDocs = PortDocs::new(include_str!("chunk_scan.rs"), "$name");
 
 macro_rules! chunk_scan {
     (
@@ -93,17 +56,17 @@ macro_rules! chunk_scan {
             pub in_chunk_end: Signal<In, Bit>,
             /// Source handshake: the beat is valid.
             pub in_valid: Signal<In, Bit>,
-            /// Source handshake: `out_ready & ok`.
+            /// Source handshake: out_ready and not stalled (in_ready = out_ready & ok).
             pub in_ready: Signal<Out, Bit>,
-            /// Downstream handshake: `in_valid & ok`.
+            /// Downstream handshake: in_valid and not stalled (out_valid = in_valid & ok).
             pub out_valid: Signal<Out, Bit>,
             /// Downstream handshake: the sink takes the beat.
             pub out_ready: Signal<In, Bit>,
             /// Bytes the chunk occupies in the payload (ZVC size, or chunk bytes if raw).
             pub dec_stored_len: Signal<Out, Bits<32>>,
-            /// 1: store the chunk raw, 0: store it ZVC-compressed.
+            /// 1: store the chunk raw (ZVC size >= chunk bytes), 0: store it ZVC.
             pub dec_raw: Signal<Out, Bit>,
-            /// Decision handshake: `dec_stored_len`/`dec_raw` are valid.
+            /// Dec_stored_len/dec_raw are valid (one decision per chunk, in order).
             pub dec_valid: Signal<Out, Bit>,
             /// Decision handshake: the decision is taken this cycle if `dec_valid`.
             pub dec_ready: Signal<In, Bit>,
@@ -500,7 +463,7 @@ mod tests {
             &crate::emit::standalone_block(
                 ChunkScanE8::default(),
                 "cdma_dma_chunk_scan_e8",
-                CHUNK_SCAN_PORTS,
+                &CHUNK_SCAN_PORTS,
             ),
             &trace,
         );

@@ -25,6 +25,8 @@
 //! shifted down by a beat) is a register-free child block; the buffer is an [`EnReg`].
 
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
@@ -32,21 +34,10 @@ use crate::prims::Thermo;
 use crate::prims::{EnReg, ZeroExtend};
 use crate::steer::CNT;
 
-/// Port documentation of the lane packer, in Verilog port order.
-pub const LANE_PACKER_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high: drops the buffered lanes"),
-    ("in_data", "lane beat: P lanes of E bits, stream order from lane 0 (lanes at and above in_count are ignored)"),
-    ("in_count", "valid lanes of this beat, 0..P (0 only as a pure flush with in_last)"),
-    ("in_last", "last beat of the transfer: flush the buffered lanes"),
-    ("in_valid", "in_data/in_count/in_last are valid"),
-    ("in_ready", "the packer takes the beat this cycle if in_valid"),
-    ("out_data", "bus beat: 32 lanes of E bits (lanes without a strobe are zero)"),
-    ("out_strb", "byte strobes: all ones on full beats, the valid lanes' bytes on the final partial beat"),
-    ("out_last", "last beat of the transfer"),
-    ("out_valid", "out_data/out_strb/out_last are valid"),
-    ("out_ready", "the sink takes the beat this cycle if out_valid"),
-];
+/// Port documentation of the lane packer, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static LANE_PACKER_PORTS: PortDocs = PortDocs::new(include_str!("packer.rs"), "$name");
 
 macro_rules! lane_packer {
     (
@@ -112,7 +103,8 @@ macro_rules! lane_packer {
             pub clock: Signal<In, Clock>,
             /// Synchronous reset, active high: drops the buffered lanes.
             pub rst: Signal<In, Bit>,
-            /// Lane beat: P lanes of E bits from lane 0 (lanes ≥ `in_count` ignored).
+            /// Lane beat: P lanes of E bits, stream order from lane 0 (lanes at and above in_count
+            /// are ignored).
             pub in_data: Signal<In, Bits<$pw>>,
             /// Valid lanes of this beat, 0..P (0 only as a pure flush with `in_last`).
             pub in_count: Signal<In, Bits<7>>,
@@ -124,7 +116,8 @@ macro_rules! lane_packer {
             pub in_ready: Signal<Out, Bit>,
             /// Bus beat: 32 lanes of E bits (lanes without a strobe are zero).
             pub out_data: Signal<Out, Bits<$bw>>,
-            /// Byte strobes: all ones on full beats, the valid lanes' bytes on the last.
+            /// Byte strobes: all ones on full beats, the valid lanes' bytes on the final partial
+            /// beat.
             pub out_strb: Signal<Out, Bits<$sw>>,
             /// Last beat of the transfer.
             pub out_last: Signal<Out, Bit>,
@@ -461,7 +454,7 @@ mod tests {
             &crate::emit::standalone_block(
                 LanePackerE8::default(),
                 "cdma_dma_lane_packer_e8",
-                LANE_PACKER_PORTS,
+                &LANE_PACKER_PORTS,
             ),
             &trace,
         );

@@ -24,6 +24,8 @@
 //! into place, output masked to `n` lanes) is a register-free child; the buffer an [`EnReg`].
 
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
@@ -31,51 +33,10 @@ use crate::prims::Thermo;
 use crate::prims::{EnReg, ZeroExtend};
 use crate::steer::CNT;
 
-/// Port documentation of the lane splitter, in Verilog port order.
-pub const LANE_SPLITTER_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    (
-        "rst",
-        "synchronous reset, active high: drops buffered lanes and the current command",
-    ),
-    (
-        "in_data",
-        "payload bus beat: 32 lanes of E bits, stream order",
-    ),
-    (
-        "in_last",
-        "final bus beat of the payload (its lanes past the final chunk are dropped)",
-    ),
-    ("in_valid", "in_data/in_last are valid"),
-    (
-        "in_ready",
-        "the splitter takes the beat this cycle if in_valid",
-    ),
-    (
-        "cmd_lanes",
-        "stored size of the next chunk in lanes (stored_len*8/E)",
-    ),
-    ("cmd_last", "the chunk is the payload's final one"),
-    ("cmd_valid", "cmd_lanes/cmd_last are valid"),
-    (
-        "cmd_ready",
-        "the splitter takes the command this cycle if cmd_valid",
-    ),
-    (
-        "out_data",
-        "lane beat: the chunk's next lanes from lane 0 (lanes at and above out_count are zero)",
-    ),
-    (
-        "out_count",
-        "valid lanes of this beat: 32, or 0..32 on the chunk's last beat",
-    ),
-    ("out_last", "last beat of the chunk"),
-    ("out_valid", "out_data/out_count/out_last are valid"),
-    (
-        "out_ready",
-        "the sink takes the beat this cycle if out_valid",
-    ),
-];
+/// Port documentation of the lane splitter, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static LANE_SPLITTER_PORTS: PortDocs = PortDocs::new(include_str!("splitter.rs"), "$name");
 
 macro_rules! lane_splitter {
     (
@@ -149,7 +110,7 @@ macro_rules! lane_splitter {
             pub rst: Signal<In, Bit>,
             /// Payload bus beat: 32 lanes of E bits, stream order.
             pub in_data: Signal<In, Bits<$bw>>,
-            /// Final bus beat of the payload.
+            /// Final bus beat of the payload (its lanes past the final chunk are dropped).
             pub in_last: Signal<In, Bit>,
             /// Input handshake: `in_data`/`in_last` are valid.
             pub in_valid: Signal<In, Bit>,
@@ -163,9 +124,10 @@ macro_rules! lane_splitter {
             pub cmd_valid: Signal<In, Bit>,
             /// Command handshake: the command is taken this cycle if `cmd_valid`.
             pub cmd_ready: Signal<Out, Bit>,
-            /// Lane beat: the chunk's next lanes from lane 0 (zero at and above `out_count`).
+            /// Lane beat: the chunk's next lanes from lane 0 (lanes at and above out_count are
+            /// zero).
             pub out_data: Signal<Out, Bits<$bw>>,
-            /// Valid lanes: 32, or 0..32 on the chunk's last beat.
+            /// Valid lanes of this beat: 32, or 0..32 on the chunk's last beat.
             pub out_count: Signal<Out, Bits<7>>,
             /// Last beat of the chunk.
             pub out_last: Signal<Out, Bit>,
@@ -494,7 +456,7 @@ mod tests {
             &crate::emit::standalone_block(
                 LaneSplitterE8::default(),
                 "cdma_dma_lane_splitter_e8",
-                LANE_SPLITTER_PORTS,
+                &LANE_SPLITTER_PORTS,
             ),
             &trace,
         );

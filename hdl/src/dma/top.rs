@@ -21,6 +21,8 @@
 
 use rust_hdl::core::prelude::*;
 
+use crate::port_docs::PortDocs;
+
 use super::axi_read::{
     AxiReadMasterDw1024, AxiReadMasterDw256, AxiReadMasterDw512, READS_IN_FLIGHT_DEFAULT,
 };
@@ -33,62 +35,10 @@ use super::datapath::{DatapathE16, DatapathE32, DatapathE8};
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
 use crate::emit::{make_top_from, Top};
 
-/// Port documentation of the engine top, in Verilog port order.
-pub const DMA_TOP_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high"),
-    ("irq", "interrupt: OR of IRQ_STATUS & IRQ_ENABLE"),
-    ("s_axil_awaddr", "AXI4-Lite AW: byte address"),
-    ("s_axil_awvalid", "AXI4-Lite AW: valid"),
-    ("s_axil_awready", "AXI4-Lite AW: ready"),
-    ("s_axil_wdata", "AXI4-Lite W: data"),
-    ("s_axil_wstrb", "AXI4-Lite W: byte strobes"),
-    ("s_axil_wvalid", "AXI4-Lite W: valid"),
-    ("s_axil_wready", "AXI4-Lite W: ready"),
-    ("s_axil_bresp", "AXI4-Lite B: response (always OKAY)"),
-    ("s_axil_bvalid", "AXI4-Lite B: valid"),
-    ("s_axil_bready", "AXI4-Lite B: ready"),
-    ("s_axil_araddr", "AXI4-Lite AR: byte address"),
-    ("s_axil_arvalid", "AXI4-Lite AR: valid"),
-    ("s_axil_arready", "AXI4-Lite AR: ready"),
-    ("s_axil_rdata", "AXI4-Lite R: data"),
-    ("s_axil_rresp", "AXI4-Lite R: response (always OKAY)"),
-    ("s_axil_rvalid", "AXI4-Lite R: valid"),
-    ("s_axil_rready", "AXI4-Lite R: ready"),
-    ("m_axi_awid", "AXI AW: ID (always 0)"),
-    ("m_axi_awaddr", "AXI AW: burst start address"),
-    ("m_axi_awlen", "AXI AW: beats - 1"),
-    ("m_axi_awsize", "AXI AW: log2(bus bytes)"),
-    ("m_axi_awburst", "AXI AW: INCR (1)"),
-    ("m_axi_awcache", "AXI AW: 0b0011"),
-    ("m_axi_awprot", "AXI AW: 0"),
-    ("m_axi_awvalid", "AXI AW: valid"),
-    ("m_axi_awready", "AXI AW: ready"),
-    ("m_axi_wdata", "AXI W: data"),
-    ("m_axi_wstrb", "AXI W: byte strobes"),
-    ("m_axi_wlast", "AXI W: last beat of the burst"),
-    ("m_axi_wvalid", "AXI W: valid"),
-    ("m_axi_wready", "AXI W: ready"),
-    ("m_axi_bid", "AXI B: ID (ignored)"),
-    ("m_axi_bresp", "AXI B: response (bit 1 set: SLVERR/DECERR)"),
-    ("m_axi_bvalid", "AXI B: valid"),
-    ("m_axi_bready", "AXI B: ready (always 1)"),
-    ("m_axi_arid", "AXI AR: ID (always 0)"),
-    ("m_axi_araddr", "AXI AR: burst start address"),
-    ("m_axi_arlen", "AXI AR: beats - 1"),
-    ("m_axi_arsize", "AXI AR: log2(bus bytes)"),
-    ("m_axi_arburst", "AXI AR: INCR (1)"),
-    ("m_axi_arcache", "AXI AR: 0b0011"),
-    ("m_axi_arprot", "AXI AR: 0"),
-    ("m_axi_arvalid", "AXI AR: valid"),
-    ("m_axi_arready", "AXI AR: ready"),
-    ("m_axi_rid", "AXI R: ID (ignored)"),
-    ("m_axi_rdata", "AXI R: data"),
-    ("m_axi_rresp", "AXI R: response (bit 1 set: SLVERR/DECERR)"),
-    ("m_axi_rlast", "AXI R: last beat of the burst"),
-    ("m_axi_rvalid", "AXI R: valid"),
-    ("m_axi_rready", "AXI R: ready"),
-];
+/// Port documentation of the engine top, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static DMA_TOP_PORTS: PortDocs = PortDocs::new(include_str!("top.rs"), "$name");
 
 macro_rules! dma_top {
     (
@@ -469,21 +419,21 @@ pub fn dma_top(dw: usize, module: &str) -> Top {
             DmaTopDw256::default(),
             module,
             &config,
-            DMA_TOP_PORTS,
+            &DMA_TOP_PORTS,
             params,
         ),
         512 => make_top_from(
             DmaTopDw512::default(),
             module,
             &config,
-            DMA_TOP_PORTS,
+            &DMA_TOP_PORTS,
             params,
         ),
         1024 => make_top_from(
             DmaTopDw1024::default(),
             module,
             &config,
-            DMA_TOP_PORTS,
+            &DMA_TOP_PORTS,
             params,
         ),
         other => panic!("cdma-hdl: unsupported data-bus width {other}"),

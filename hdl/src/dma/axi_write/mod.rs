@@ -28,68 +28,17 @@
 //! `bid` is ignored (single ID); `bready` is always high.
 
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::{DFF, RAM};
 
 use crate::prims::StrobeCount;
 
-/// Port documentation of the write master, in Verilog port order.
-pub const AXI_WRITE_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high"),
-    (
-        "wr_req_addr",
-        "stream: byte address of the first beat (bus-aligned)",
-    ),
-    ("wr_req_valid", "stream open handshake: valid"),
-    (
-        "wr_req_ready",
-        "stream open handshake: taken this cycle if valid",
-    ),
-    ("wr_data", "write beat data"),
-    ("wr_strb", "write beat byte strobes"),
-    ("wr_last", "last beat of the stream"),
-    ("wr_valid", "write beat handshake: valid"),
-    (
-        "wr_ready",
-        "write beat handshake: taken this cycle if valid",
-    ),
-    (
-        "wr_done",
-        "one-cycle pulse: every burst of the stream got its B response",
-    ),
-    (
-        "wr_err",
-        "with wr_done: some BRESP of the stream was SLVERR or DECERR",
-    ),
-    (
-        "abort",
-        "stop taking beats, finish bursts whose AW was issued, then idle",
-    ),
-    ("idle", "no stream open and no abort in progress"),
-    ("m_axi_awid", "AXI AW: ID (always 0)"),
-    ("m_axi_awaddr", "AXI AW: burst start address"),
-    ("m_axi_awlen", "AXI AW: beats - 1"),
-    ("m_axi_awsize", "AXI AW: log2(bus bytes)"),
-    ("m_axi_awburst", "AXI AW: INCR (1)"),
-    ("m_axi_awcache", "AXI AW: 0b0011"),
-    ("m_axi_awprot", "AXI AW: 0"),
-    ("m_axi_awvalid", "AXI AW: valid"),
-    ("m_axi_awready", "AXI AW: ready"),
-    ("m_axi_wdata", "AXI W: data"),
-    ("m_axi_wstrb", "AXI W: byte strobes"),
-    ("m_axi_wlast", "AXI W: last beat of the burst"),
-    ("m_axi_wvalid", "AXI W: valid"),
-    ("m_axi_wready", "AXI W: ready"),
-    ("m_axi_bid", "AXI B: ID (ignored)"),
-    ("m_axi_bresp", "AXI B: response (bit 1 set: SLVERR/DECERR)"),
-    ("m_axi_bvalid", "AXI B: valid"),
-    ("m_axi_bready", "AXI B: ready (always 1)"),
-    (
-        "w_bytes",
-        "strobed bytes of the W beat taken in the previous cycle (0: none), for PERF_WR_BYTES",
-    ),
-];
+/// Port documentation of the write master, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static AXI_WRITE_PORTS: PortDocs = PortDocs::new(include_str!("mod.rs"), "$name");
 
 /// Default largest write burst in beats.
 pub const WR_BURST_MAX_DEFAULT: usize = 16;
@@ -160,7 +109,7 @@ macro_rules! axi_write_master {
             pub m_axi_wready: Signal<In, Bit>,
             /// AXI B: ID (ignored: one ID only).
             pub m_axi_bid: Signal<In, Bit>,
-            /// AXI B: response.
+            /// AXI B: response (bit 1 set: SLVERR/DECERR).
             pub m_axi_bresp: Signal<In, Bits<2>>,
             /// AXI B: valid.
             pub m_axi_bvalid: Signal<In, Bit>,

@@ -34,6 +34,8 @@
 
 use cdma_spec::{desc, error, frame};
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::{DFF, RAM};
 
@@ -51,76 +53,10 @@ const DESC_REST: usize = DESC_BITS - 32;
 /// Bits of the header register above its lowest word.
 const HDR_REST: usize = HDR_BITS - 32;
 
-/// Port documentation of the controller, in Verilog port order.
-pub const CONTROLLER_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high"),
-    // CSR block
-    ("enable", "CSR CTRL.enable: doorbells are ignored while low"),
-    ("doorbell", "pulse: start the chain at head (when enabled and idle; ignored otherwise)"),
-    ("abort", "pulse: abort the running chain (ignored when idle)"),
-    ("head", "chain head address (CSR HEAD)"),
-    ("busy", "a chain is running"),
-    ("error", "a descriptor of the current or last chain failed; cleared by the doorbell"),
-    ("err_code", "error code of the last failure"),
-    ("err_desc", "address of the last descriptor that failed"),
-    ("desc_done", "pulse: a descriptor finished: fetched (its status write-back was attempted) or not (unaligned address, fetch error, abort during its fetch)"),
-    ("irq_done_set", "pulse: a descriptor with its irq flag finished, or the chain ended"),
-    ("irq_error_set", "pulse: a descriptor failed (error, err_code, err_desc updated)"),
-    // read master
-    ("rd_req_addr", "read request: bus-aligned byte address"),
-    ("rd_req_beats", "read request: bus beats"),
-    ("rd_req_valid", "read request handshake"),
-    ("rd_req_ready", "read request handshake"),
-    ("rd_data", "read beat data (also wired to the datapath by the top)"),
-    ("rd_last", "last beat of the read request"),
-    ("rd_err", "the beat's RRESP was SLVERR/DECERR"),
-    ("rd_valid", "read beat handshake"),
-    ("rd_ready", "read beat handshake: the controller's own beats, or the datapath's dp_rd_ready while payload is streaming"),
-    ("rd_idle", "the read master has nothing outstanding"),
-    // write master
-    ("wr_req_addr", "write stream request: bus-aligned byte address"),
-    ("wr_req_valid", "write request handshake"),
-    ("wr_req_ready", "write request handshake"),
-    ("wr_data", "write beat data: the datapath's (payload) or the controller's (header + index, status)"),
-    ("wr_strb", "write beat byte strobes"),
-    ("wr_last", "last beat of the write stream"),
-    ("wr_valid", "write beat handshake"),
-    ("wr_ready", "write beat handshake"),
-    ("wr_done", "pulse: every B response of the stream has returned"),
-    ("wr_err", "with wr_done: a B response was SLVERR/DECERR"),
-    ("wr_idle", "the write master has nothing outstanding"),
-    ("abort_out", "level: stop issuing, drain and drop (masters and datapath); held until rd_idle, wr_idle and dp_idle"),
-    // datapath: payload beats
-    ("dp_rd_valid", "payload read beat valid towards the datapath (rd_data/rd_last/rd_err wired directly)"),
-    ("dp_rd_ready", "the datapath takes the payload read beat"),
-    ("dp_wr_data", "payload write beat data from the LanePacker"),
-    ("dp_wr_strb", "payload write beat strobes"),
-    ("dp_wr_last", "last payload write beat (flushes the write stream)"),
-    ("dp_wr_valid", "payload write beat valid"),
-    ("dp_wr_ready", "the write master takes the payload beat"),
-    // datapath: control
-    ("dp_start", "pulse: start an operation with dp_op/dp_src_len/dp_dst_len/dp_chunk_log2/dp_n_chunks (held stable until the next start)"),
-    ("dp_op", "operation: cdma_spec::desc OP_COPY / OP_COMPRESS / OP_DECOMPRESS"),
-    ("dp_src_len", "bytes read from src (the last read beat holds src_len mod BB of them, 0 = all)"),
-    ("dp_dst_len", "bytes to write at dst (COPY: src_len, DECOMPRESS: uncompressed_len, COMPRESS: 0 = not known)"),
-    ("dp_chunk_log2", "chunk size 2^dp_chunk_log2 bytes (COMPRESS, DECOMPRESS)"),
-    ("dp_n_chunks", "chunks of the operation (COMPRESS, DECOMPRESS)"),
-    ("dp_idle", "the datapath holds no beat and no chunk"),
-    ("dp_error", "DECOMPRESS: a chunk does not decode to its size in exactly its stored size (BAD_PAYLOAD)"),
-    // COMPRESS chunk decisions (ChunkScan -> controller)
-    ("dec_stored_len", "COMPRESS decision: bytes the chunk takes in the payload (< 2^31)"),
-    ("dec_raw", "COMPRESS decision: the chunk is stored raw"),
-    ("dec_valid", "decision handshake"),
-    ("dec_ready", "decision handshake: recorded in the index and forwarded as a chunk command (combinational from ck_ready)"),
-    // chunk commands (controller -> ChunkMux / LaneSplitter)
-    ("ck_stored_len", "chunk command: stored bytes of the chunk in the payload"),
-    ("ck_raw", "chunk command: stored raw (else ZVC)"),
-    ("ck_chunk_len", "chunk command: uncompressed bytes of the chunk (2^chunk_log2 except the last)"),
-    ("ck_last", "chunk command: last chunk of the operation"),
-    ("ck_valid", "chunk command handshake (COMPRESS: the decision passed the capacity check)"),
-    ("ck_ready", "chunk command handshake (must not depend on ck_valid)"),
-];
+/// Port documentation of the controller, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static CONTROLLER_PORTS: PortDocs = PortDocs::new(include_str!("ports.rs"), "$name");
 
 /// Controller states.
 #[derive(Copy, Clone, Debug, PartialEq, LogicState)]
@@ -221,21 +157,21 @@ pub fn controller_top(dw: usize) -> Top {
             ControllerDw256::default(),
             &module,
             &config,
-            CONTROLLER_PORTS,
+            &CONTROLLER_PORTS,
             params,
         ),
         512 => make_top_from(
             ControllerDw512::default(),
             &module,
             &config,
-            CONTROLLER_PORTS,
+            &CONTROLLER_PORTS,
             params,
         ),
         1024 => make_top_from(
             ControllerDw1024::default(),
             &module,
             &config,
-            CONTROLLER_PORTS,
+            &CONTROLLER_PORTS,
             params,
         ),
         other => panic!("cdma-hdl: unsupported bus width {other} (supported: 256, 512, 1024)"),

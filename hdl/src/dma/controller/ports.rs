@@ -15,127 +15,136 @@ macro_rules! controller_struct {
             /// Synchronous reset, active high.
             pub rst: Signal<In, Bit>,
             // ---------------- CSR block
-            /// CTRL.enable: doorbells are ignored while low.
+            /// CSR CTRL.enable: doorbells are ignored while low.
             pub enable: Signal<In, Bit>,
-            /// Pulse: start the chain at `head` (when enabled and idle).
+            /// Pulse: start the chain at head (when enabled and idle; ignored otherwise).
             pub doorbell: Signal<In, Bit>,
-            /// Pulse: abort the running chain.
+            /// Pulse: abort the running chain (ignored when idle).
             pub abort: Signal<In, Bit>,
-            /// Chain head address.
+            /// Chain head address (CSR HEAD).
             pub head: Signal<In, Bits<ADDR_BITS>>,
             /// A chain is running.
             pub busy: Signal<Out, Bit>,
-            /// Sticky error flag, cleared by the doorbell.
+            /// A descriptor of the current or last chain failed; cleared by the doorbell.
             pub error: Signal<Out, Bit>,
             /// Error code of the last failure.
             pub err_code: Signal<Out, Bits<CODE_BITS>>,
-            /// Address of the last failed descriptor.
+            /// Address of the last descriptor that failed.
             pub err_desc: Signal<Out, Bits<ADDR_BITS>>,
-            /// Pulse: a descriptor finished (fetched or not).
+            /// Pulse: a descriptor finished: fetched (its status write-back was attempted) or not
+            /// (unaligned address, fetch error, abort during its fetch).
             pub desc_done: Signal<Out, Bit>,
-            /// Pulse: a descriptor with the irq flag finished or the chain ended.
+            /// Pulse: a descriptor with its irq flag finished, or the chain ended.
             pub irq_done_set: Signal<Out, Bit>,
-            /// Pulse: a descriptor failed.
+            /// Pulse: a descriptor failed (error, err_code, err_desc updated).
             pub irq_error_set: Signal<Out, Bit>,
             // ---------------- read master
-            /// Read request address (bus aligned).
+            /// Read request: bus-aligned byte address.
             pub rd_req_addr: Signal<Out, Bits<ADDR_BITS>>,
             /// Read request length in beats.
             pub rd_req_beats: Signal<Out, Bits<LEN_BITS>>,
-            /// Read request valid.
+            /// Read request handshake.
             pub rd_req_valid: Signal<Out, Bit>,
-            /// Read request ready.
+            /// Read request handshake.
             pub rd_req_ready: Signal<In, Bit>,
-            /// Read beat data.
+            /// Read beat data (also wired to the datapath by the top).
             pub rd_data: Signal<In, Bits<$dw>>,
             /// Last beat of the read request.
             pub rd_last: Signal<In, Bit>,
-            /// The beat had a read error.
+            /// The beat's RRESP was SLVERR/DECERR.
             pub rd_err: Signal<In, Bit>,
-            /// Read beat valid.
+            /// Read beat handshake.
             pub rd_valid: Signal<In, Bit>,
-            /// Read beat ready (the controller's or the datapath's).
+            /// Read beat handshake: the controller's own beats, or the datapath's dp_rd_ready while
+            /// payload is streaming.
             pub rd_ready: Signal<Out, Bit>,
             /// The read master has nothing outstanding.
             pub rd_idle: Signal<In, Bit>,
             // ---------------- write master
-            /// Write stream address (bus aligned).
+            /// Write stream request: bus-aligned byte address.
             pub wr_req_addr: Signal<Out, Bits<ADDR_BITS>>,
-            /// Write request valid.
+            /// Write request handshake.
             pub wr_req_valid: Signal<Out, Bit>,
-            /// Write request ready.
+            /// Write request handshake.
             pub wr_req_ready: Signal<In, Bit>,
-            /// Write beat data.
+            /// Write beat data: the datapath's (payload) or the controller's (header + index,
+            /// status).
             pub wr_data: Signal<Out, Bits<$dw>>,
-            /// Write beat strobes.
+            /// Write beat byte strobes.
             pub wr_strb: Signal<Out, Bits<$bb>>,
             /// Last beat of the write stream.
             pub wr_last: Signal<Out, Bit>,
-            /// Write beat valid.
+            /// Write beat handshake.
             pub wr_valid: Signal<Out, Bit>,
-            /// Write beat ready.
+            /// Write beat handshake.
             pub wr_ready: Signal<In, Bit>,
             /// Pulse: the write stream's B responses are all back.
             pub wr_done: Signal<In, Bit>,
-            /// With `wr_done`: a B response was an error.
+            /// With wr_done: a B response was SLVERR/DECERR.
             pub wr_err: Signal<In, Bit>,
             /// The write master has nothing outstanding.
             pub wr_idle: Signal<In, Bit>,
-            /// Abort the masters and the datapath (level, until all idle).
+            /// Level: stop issuing, drain and drop (masters and datapath); held until rd_idle,
+            /// wr_idle and dp_idle.
             pub abort_out: Signal<Out, Bit>,
             // ---------------- datapath beats
-            /// Payload read beat valid towards the datapath.
+            /// Payload read beat valid towards the datapath (rd_data/rd_last/rd_err wired
+            /// directly).
             pub dp_rd_valid: Signal<Out, Bit>,
             /// The datapath takes the payload read beat.
             pub dp_rd_ready: Signal<In, Bit>,
-            /// Payload write beat from the LanePacker.
+            /// Payload write beat data from the LanePacker.
             pub dp_wr_data: Signal<In, Bits<$dw>>,
             /// Payload write beat strobes.
             pub dp_wr_strb: Signal<In, Bits<$bb>>,
-            /// Last payload write beat.
+            /// Last payload write beat (flushes the write stream).
             pub dp_wr_last: Signal<In, Bit>,
             /// Payload write beat valid.
             pub dp_wr_valid: Signal<In, Bit>,
             /// The write master takes the payload beat.
             pub dp_wr_ready: Signal<Out, Bit>,
             // ---------------- datapath control
-            /// Pulse: start an operation.
+            /// Pulse: start an operation with dp_op/dp_src_len/dp_dst_len/dp_chunk_log2/dp_n_chunks
+            /// (held stable until the next start).
             pub dp_start: Signal<Out, Bit>,
-            /// Operation code.
+            /// Operation: cdma_spec::desc OP_COPY / OP_COMPRESS / OP_DECOMPRESS.
             pub dp_op: Signal<Out, Bits<OP_BITS>>,
-            /// Bytes read from src.
+            /// Bytes read from src (the last read beat holds src_len mod BB of them, 0 = all).
             pub dp_src_len: Signal<Out, Bits<LEN_BITS>>,
-            /// Bytes to write at dst (0 for COMPRESS: not known).
+            /// Bytes to write at dst (COPY: src_len, DECOMPRESS: uncompressed_len, COMPRESS: 0 =
+            /// not known).
             pub dp_dst_len: Signal<Out, Bits<LEN_BITS>>,
-            /// Chunk size log2.
+            /// Chunk size 2^dp_chunk_log2 bytes (COMPRESS, DECOMPRESS).
             pub dp_chunk_log2: Signal<Out, Bits<CL_BITS>>,
-            /// Chunks of the operation.
+            /// Chunks of the operation (COMPRESS, DECOMPRESS).
             pub dp_n_chunks: Signal<Out, Bits<LEN_BITS>>,
-            /// The datapath is idle.
+            /// The datapath holds no beat and no chunk.
             pub dp_idle: Signal<In, Bit>,
-            /// DECOMPRESS payload error.
+            /// DECOMPRESS: a chunk does not decode to its size in exactly its stored size
+            /// (BAD_PAYLOAD).
             pub dp_error: Signal<In, Bit>,
             // ---------------- COMPRESS decisions
-            /// Stored bytes of the chunk.
+            /// COMPRESS decision: bytes the chunk takes in the payload (< 2^31).
             pub dec_stored_len: Signal<In, Bits<LEN_BITS>>,
-            /// The chunk is stored raw.
+            /// COMPRESS decision: the chunk is stored raw.
             pub dec_raw: Signal<In, Bit>,
-            /// Decision valid.
+            /// Decision handshake.
             pub dec_valid: Signal<In, Bit>,
-            /// Decision taken.
+            /// Decision handshake: recorded in the index and forwarded as a chunk command
+            /// (combinational from ck_ready).
             pub dec_ready: Signal<Out, Bit>,
             // ---------------- chunk commands
-            /// Stored bytes of the chunk.
+            /// Chunk command: stored bytes of the chunk in the payload.
             pub ck_stored_len: Signal<Out, Bits<LEN_BITS>>,
-            /// The chunk is stored raw.
+            /// Chunk command: stored raw (else ZVC).
             pub ck_raw: Signal<Out, Bit>,
-            /// Uncompressed bytes of the chunk.
+            /// Chunk command: uncompressed bytes of the chunk (2^chunk_log2 except the last).
             pub ck_chunk_len: Signal<Out, Bits<LEN_BITS>>,
-            /// Last chunk.
+            /// Chunk command: last chunk of the operation.
             pub ck_last: Signal<Out, Bit>,
-            /// Command valid.
+            /// Chunk command handshake (COMPRESS: the decision passed the capacity check).
             pub ck_valid: Signal<Out, Bit>,
-            /// Command taken.
+            /// Chunk command handshake (must not depend on ck_valid).
             pub ck_ready: Signal<In, Bit>,
             // ================= internals
             state: DFF<CtlState>,

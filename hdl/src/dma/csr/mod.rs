@@ -29,61 +29,17 @@
 use cdma_spec::csr;
 use cdma_spec::field::BitField;
 use rust_hdl::core::prelude::*;
+
+use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use crate::prims::{Join, ZeroExtend};
 
-/// Port documentation of the CSR block, in Verilog port order.
-pub const CSR_PORTS: &[(&str, &str)] = &[
-    ("clock", "clock, rising edge"),
-    ("rst", "synchronous reset, active high"),
-    ("s_axil_awaddr", "AXI4-Lite AW: byte address"),
-    ("s_axil_awvalid", "AXI4-Lite AW: valid"),
-    ("s_axil_awready", "AXI4-Lite AW: ready"),
-    ("s_axil_wdata", "AXI4-Lite W: data"),
-    ("s_axil_wstrb", "AXI4-Lite W: byte strobes"),
-    ("s_axil_wvalid", "AXI4-Lite W: valid"),
-    ("s_axil_wready", "AXI4-Lite W: ready"),
-    ("s_axil_bresp", "AXI4-Lite B: response (always OKAY)"),
-    ("s_axil_bvalid", "AXI4-Lite B: valid"),
-    ("s_axil_bready", "AXI4-Lite B: ready"),
-    ("s_axil_araddr", "AXI4-Lite AR: byte address"),
-    ("s_axil_arvalid", "AXI4-Lite AR: valid"),
-    ("s_axil_arready", "AXI4-Lite AR: ready"),
-    ("s_axil_rdata", "AXI4-Lite R: data"),
-    ("s_axil_rresp", "AXI4-Lite R: response (always OKAY)"),
-    ("s_axil_rvalid", "AXI4-Lite R: valid"),
-    ("s_axil_rready", "AXI4-Lite R: ready"),
-    ("enable", "CTRL.enable: the engine accepts doorbells"),
-    ("abort", "one-cycle pulse: CTRL.abort was written 1"),
-    ("doorbell", "one-cycle pulse: DOORBELL was written"),
-    ("head", "HEAD_HI:HEAD_LO, the chain head address"),
-    ("irq", "interrupt: OR of IRQ_STATUS & IRQ_ENABLE"),
-    ("busy", "STATUS.busy"),
-    ("error", "STATUS.error"),
-    ("err_code", "STATUS.err_code"),
-    ("desc_done", "pulse: a descriptor finished (DESC_DONE += 1)"),
-    ("irq_done_set", "pulse: set IRQ_STATUS.done"),
-    ("irq_error_set", "pulse: set IRQ_STATUS.error"),
-    (
-        "err_desc",
-        "ERR_DESC_HI:ERR_DESC_LO, the last failed descriptor's address",
-    ),
-    ("perf_busy", "this cycle counts as busy (PERF_BUSY += 1)"),
-    (
-        "perf_rd_beat",
-        "an R beat was taken this cycle (PERF_RD_BYTES += bus bytes)",
-    ),
-    (
-        "perf_wr_bytes",
-        "strobed bytes of the W beat taken this cycle (PERF_WR_BYTES +=), else 0",
-    ),
-    (
-        "perf_stall",
-        "this cycle counts as a stall (PERF_STALL += 1)",
-    ),
-];
+/// Port documentation of the CSR block, in Verilog port order: the `///` comments of
+/// its port fields below, the one place its ports are documented (the emitted manifest and
+/// the engine's port tables read it).
+pub static CSR_PORTS: PortDocs = PortDocs::new(include_str!("mod.rs"), "CsrBlock");
 
 /// The HWCFG register value for a configuration.
 pub fn hwcfg_value(
@@ -171,15 +127,15 @@ pub struct CsrBlock {
     pub irq_done_set: Signal<In, Bit>,
     /// Pulse: set IRQ_STATUS.error.
     pub irq_error_set: Signal<In, Bit>,
-    /// ERR_DESC_HI:ERR_DESC_LO.
+    /// ERR_DESC_HI:ERR_DESC_LO, the last failed descriptor's address.
     pub err_desc: Signal<In, Bits<64>>,
-    /// This cycle counts as busy.
+    /// This cycle counts as busy (PERF_BUSY += 1).
     pub perf_busy: Signal<In, Bit>,
-    /// An R beat was taken this cycle.
+    /// An R beat was taken this cycle (PERF_RD_BYTES += bus bytes).
     pub perf_rd_beat: Signal<In, Bit>,
-    /// Strobed bytes of the W beat taken this cycle (0 when none).
+    /// Strobed bytes of the W beat taken this cycle (PERF_WR_BYTES +=), else 0.
     pub perf_wr_bytes: Signal<In, Bits<8>>,
-    /// This cycle counts as a stall.
+    /// This cycle counts as a stall (PERF_STALL += 1).
     pub perf_stall: Signal<In, Bit>,
     // --- AXI4-Lite response registers
     b_valid: DFF<Bit>,
