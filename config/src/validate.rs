@@ -9,8 +9,9 @@ const DATA_WIDTHS: [u32; 4] = [128, 256, 512, 1024];
 const ELEM_WIDTHS: [u32; 3] = [8, 16, 32];
 /// No AXI burst crosses a 4 KiB boundary, so none is longer.
 const BURST_BYTES_MAX: u32 = 4096;
-/// The frame format's chunk sizes: 2^7 ..= 2^24 bytes.
-const CHUNK_LOG2: std::ops::RangeInclusive<u32> = 7..=24;
+/// The frame format's chunk sizes (2^7 ..= 2^24 bytes).
+const CHUNK_LOG2: std::ops::RangeInclusive<u32> =
+    cdma_spec::frame::CHUNK_LOG2_MIN as u32..=cdma_spec::frame::CHUNK_LOG2_MAX as u32;
 /// Longest `module_prefix`.
 const PREFIX_LEN_MAX: usize = 64;
 
