@@ -10,6 +10,20 @@
 //! This crate checks what the frame format and the engine's interfaces allow
 //! ([`EngineConfig::validate`]); which of those combinations the RTL generator can build today
 //! is checked by the generator.
+//!
+//! ```
+//! use cdma_config::EngineConfig;
+//!
+//! let c = EngineConfig::from_toml("data_width = 512\nelem_widths = [32, 16]")?;
+//! assert_eq!((c.bus_bytes(), c.elem_widths.as_slice()), (64, [16, 32].as_slice()));
+//! assert_eq!(c.module_prefix, "cdma_dma"); // a default
+//! assert_eq!(EngineConfig::from_toml(&c.to_toml())?, c);
+//!
+//! let e = EngineConfig::from_toml("data_width = 384").unwrap_err();
+//! assert_eq!(e.field.as_deref(), Some("data_width"));
+//! assert_eq!(e.to_string(), "config field `data_width`: 384 is not one of 128, 256, 512, 1024");
+//! # Ok::<(), cdma_config::ConfigError>(())
+//! ```
 #![warn(missing_docs)]
 
 mod error;
