@@ -9,13 +9,16 @@
 //! * [`desc`]: the DMA descriptor in memory, its control word and status word.
 //! * [`csr`]: the AXI4-Lite register map.
 //! * [`error`]: the error codes the engine reports.
+//! * [`c_header`]: all of the above as a C header for software that drives the engine.
 //!
 //! All multi-byte fields are little-endian.
 
+pub mod c_header;
 pub mod csr;
 pub mod desc;
 pub mod error;
 pub mod field;
 pub mod frame;
 
+pub use c_header::c_header;
 pub use field::{BitField, Field};
