@@ -58,12 +58,9 @@ pub fn c_header(guard_prefix: &str) -> String {
     g.errors();
     g.frame();
     let p = g.p.clone();
-    g.line("");
-    g.line("#ifdef __cplusplus");
-    g.line("} /* extern \"C\" */");
-    g.line("#endif");
-    g.line("");
-    g.line(&format!("#endif /* {p}_H */"));
+    g.line(&format!(
+        "\n#ifdef __cplusplus\n}} /* extern \"C\" */\n#endif\n\n#endif /* {p}_H */"
+    ));
     g.s
 }
 
@@ -136,6 +133,17 @@ impl Gen {
         self.line(&l);
     }
 
+    /// `#define <P>_<name> <value>u`.
+    fn num(&mut self, name: &str, value: impl std::fmt::Display, comment: &str) {
+        self.define(name, &format!("{value}u"), comment);
+    }
+
+    /// A struct member declaration `decl` with `comment` aligned after it.
+    fn member(&mut self, decl: &str, comment: &str) {
+        let c = comment_text(comment);
+        self.line(&format!("    {decl:<w$} /* {c} */", w = VALUE_COLUMN - 5));
+    }
+
     /// SHIFT, WIDTH, MASK, GET and SET macros of 32-bit word bit fields, named `<group>_<f>_*`.
     fn bits(&mut self, group: &str, fields: &[BitField]) {
         for f in fields {
@@ -148,8 +156,8 @@ impl Gen {
                 f.range(),
                 f.description
             ));
-            self.define(&format!("{n}_SHIFT"), &format!("{}u", f.lsb), "");
-            self.define(&format!("{n}_WIDTH"), &format!("{}u", f.width), "");
+            self.num(&format!("{n}_SHIFT"), f.lsb, "");
+            self.num(&format!("{n}_WIDTH"), f.width, "");
             self.define(&format!("{n}_MASK"), &format!("0x{mask:08X}u"), "");
             self.define(
                 &format!("{n}_GET(v)"),
@@ -175,7 +183,7 @@ impl Gen {
                 &format!("0x{:02X}u", f.offset),
                 f.description,
             );
-            self.define(&format!("{n}_SIZE"), &format!("{}u", f.size), "");
+            self.num(&format!("{n}_SIZE"), f.size, "");
         }
     }
 
@@ -185,13 +193,8 @@ impl Gen {
         self.line(&format!("struct {l}_{tag} {{"));
         for f in fields {
             let (ty, arr) = c_type(f);
-            let decl = format!("    {ty} {}{arr};", f.name);
-            self.line(&format!(
-                "{decl:<w$} /* 0x{:02X}: {} */",
-                f.offset,
-                comment_text(f.description),
-                w = VALUE_COLUMN - 1
-            ));
+            let c = format!("0x{:02X}: {}", f.offset, f.description);
+            self.member(&format!("{ty} {}{arr};", f.name), &c);
         }
         self.line("};");
         self.line("");
@@ -210,44 +213,35 @@ impl Gen {
 
     fn preamble(&mut self) {
         let (p, l) = (self.p.clone(), self.l.clone());
-        self.line(&format!(
-            "/* {l}.h: registers, descriptor, error codes and frame header of a cdma DMA engine."
+        let le = "defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && \
+                  __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__";
+        self.s.push_str(&format!(
+            "/* {l}.h: registers, descriptor, error codes and frame header of a cdma DMA engine.
+ *
+ * Generated from cdma-spec by `cdma gen`; do not edit.
+ *
+ * Needs C11 (_Static_assert) or C++11. All multi-byte fields are little-endian;
+ * the structs match memory on a little-endian CPU. Descriptors must be aligned
+ * to {p}_DESC_ALIGN bytes. Every identifier is prefixed with {p}_ or {l}_.
+ */
+#ifndef {p}_H
+#define {p}_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if {le}
+#error \"{l}.h: the descriptor and frame structs assume a little-endian CPU\"
+#endif
+
+#ifdef __cplusplus
+#define {p}_STATIC_ASSERT(c, m) static_assert(c, m)
+extern \"C\" {{
+#else
+#define {p}_STATIC_ASSERT(c, m) _Static_assert(c, m)
+#endif
+"
         ));
-        self.line(" *");
-        self.line(" * Generated from cdma-spec by `cdma gen`; do not edit.");
-        self.line(" *");
-        self.line(
-            " * Needs C11 (_Static_assert) or C++11. All multi-byte fields are little-endian;",
-        );
-        self.line(
-            " * the structs match memory on a little-endian CPU. Descriptors must be aligned",
-        );
-        self.line(&format!(
-            " * to {p}_DESC_ALIGN bytes. Every identifier is prefixed with {p}_ or {l}_."
-        ));
-        self.line(" */");
-        self.line(&format!("#ifndef {p}_H"));
-        self.line(&format!("#define {p}_H"));
-        self.line("");
-        self.line("#include <stddef.h>");
-        self.line("#include <stdint.h>");
-        self.line("");
-        self.line("#if defined(__BYTE_ORDER__) && defined(__ORDER_LITTLE_ENDIAN__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__");
-        self.line(&format!(
-            "#error \"{l}.h: the descriptor and frame structs assume a little-endian CPU\""
-        ));
-        self.line("#endif");
-        self.line("");
-        self.line("#ifdef __cplusplus");
-        self.line(&format!(
-            "#define {p}_STATIC_ASSERT(c, m) static_assert(c, m)"
-        ));
-        self.line("extern \"C\" {");
-        self.line("#else");
-        self.line(&format!(
-            "#define {p}_STATIC_ASSERT(c, m) _Static_assert(c, m)"
-        ));
-        self.line("#endif");
     }
 
     fn csrs(&mut self) {
@@ -260,21 +254,13 @@ impl Gen {
                 &c,
             );
         }
-        self.define(
-            "CSR_ADDR_BITS",
-            &format!("{}u", csr::ADDR_BITS),
-            "address bits decoded",
-        );
+        self.num("CSR_ADDR_BITS", csr::ADDR_BITS, "address bits decoded");
         self.define(
             "CSR_ID_VALUE",
             &format!("0x{:08X}u", csr::ID_VALUE),
             csr::ID.description,
         );
-        self.define(
-            "CSR_VERSION_VALUE",
-            &format!("{}u", csr::VERSION_VALUE),
-            "VERSION",
-        );
+        self.num("CSR_VERSION_VALUE", csr::VERSION_VALUE, "VERSION");
         for (group, fields) in CSR_BIT_GROUPS {
             self.section(&format!("CSR bit fields: {group}"));
             self.bits(group, fields);
@@ -284,12 +270,7 @@ impl Gen {
         self.comment("HWCFG decoded");
         self.line(&format!("struct {l}_hwcfg {{"));
         for f in csr::HWCFG_BITS {
-            let decl = format!("    uint32_t {};", f.name);
-            self.line(&format!(
-                "{decl:<w$} /* {} */",
-                comment_text(f.description),
-                w = VALUE_COLUMN - 1
-            ));
+            self.member(&format!("uint32_t {};", f.name), f.description);
         }
         self.line("};");
         self.line("");
@@ -319,7 +300,7 @@ impl Gen {
             desc::CTRL_OP.description
         ));
         for (name, code) in OPS {
-            self.define(&format!("OP_{name}"), &format!("{code}u"), "");
+            self.num(&format!("OP_{name}"), code, "");
         }
         self.line("");
         self.comment(&format!(
@@ -339,17 +320,9 @@ impl Gen {
 
     fn errors(&mut self) {
         self.section("Error codes (descriptor status.error, CSR STATUS.err_code)");
-        self.define(
-            "ERR_CODE_BITS",
-            &format!("{}u", error::CODE_BITS),
-            "width of an error code",
-        );
+        self.num("ERR_CODE_BITS", error::CODE_BITS, "width of an error code");
         for e in error::ALL {
-            self.define(
-                &format!("ERR_{}", e.name),
-                &format!("{}u", e.code),
-                e.description,
-            );
+            self.num(&format!("ERR_{}", e.name), e.code, e.description);
         }
         let (p, l) = (self.p.clone(), self.l.clone());
         self.line("");
@@ -402,7 +375,7 @@ impl Gen {
             ),
         ];
         for (name, value, comment) in consts {
-            self.define(&format!("FRAME_{name}"), &format!("{value}u"), comment);
+            self.num(&format!("FRAME_{name}"), value, comment);
         }
         let p = self.p.clone();
         self.define(
