@@ -1,7 +1,10 @@
-//! `cdma gen`: emit the Verilog of every top (ZVC blocks and DMA engines) and a JSON manifest of ports and parameters.
+//! `cdma gen`: emit the Verilog of every top (ZVC blocks and DMA engines) and a JSON manifest
+//! of ports and parameters; with `--preset` or `--config`, the self-contained IP package of one
+//! configured DMA engine (`cdma_hdl::ip`).
 
 use crate::CliResult;
-use std::path::PathBuf;
+use cdma_config::EngineConfig;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `cdma gen`.
 #[derive(clap::Args)]
@@ -12,10 +15,43 @@ pub struct Args {
     /// Output directory (created if missing).
     #[arg(long)]
     out: PathBuf,
+    /// Write the IP package of this engine preset (docs/CONFIG.md) instead of every top.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["config", "elems"],
+          value_parser = clap::builder::PossibleValuesParser::new(EngineConfig::PRESETS))]
+    preset: Option<String>,
+    /// Write the IP package of the engine this TOML file configures (docs/CONFIG.md).
+    #[arg(long, value_name = "FILE", conflicts_with = "elems")]
+    config: Option<PathBuf>,
+}
+
+/// The IP package of one configured engine (read from `source`, if a file): Verilog, waivers,
+/// file list, FuseSoC core, C header, port table and resolved config, all made before
+/// anything is written.
+fn write_package(cfg: &EngineConfig, source: Option<&Path>, out: &Path) -> CliResult {
+    let files = cdma_hdl::ip::package(cfg).map_err(|e| match source {
+        Some(path) => e.in_file(path).to_string(),
+        None => e.to_string(),
+    })?;
+    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    for (name, text) in files {
+        let path = out.join(&name);
+        std::fs::write(&path, text)
+            .map_err(|err| format!("cannot write {}: {err}", path.display()))?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
 }
 
 /// Runs `cdma gen`.
 pub fn run(a: Args) -> CliResult {
+    if let Some(name) = &a.preset {
+        let cfg = EngineConfig::preset(name).map_err(|e| e.to_string())?;
+        return write_package(&cfg, None, &a.out);
+    }
+    if let Some(path) = &a.config {
+        let cfg = EngineConfig::load(path).map_err(|e| e.to_string())?;
+        return write_package(&cfg, Some(path), &a.out);
+    }
     let elems = crate::elems_or_all(&a.elems);
     std::fs::create_dir_all(&a.out)
         .map_err(|e| format!("cannot create {}: {e}", a.out.display()))?;

@@ -18,7 +18,7 @@ pub struct ConfigError {
 
 impl ConfigError {
     /// An error in `field`: ``config field `field`: detail``.
-    pub(crate) fn field(field: &str, detail: impl fmt::Display) -> ConfigError {
+    pub fn field(field: &str, detail: impl fmt::Display) -> ConfigError {
         ConfigError {
             field: Some(field.to_string()),
             message: format!("config field `{field}`: {detail}"),
@@ -56,7 +56,7 @@ impl ConfigError {
     }
 
     /// The same error, read from the file at `path`: the message names the file.
-    pub(crate) fn in_file(self, path: &Path) -> ConfigError {
+    pub fn in_file(self, path: &Path) -> ConfigError {
         let rest = self
             .message
             .strip_prefix("config: ")

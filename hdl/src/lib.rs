@@ -11,6 +11,7 @@ pub mod compressor;
 pub mod decompressor;
 pub mod dma;
 pub mod emit;
+pub mod ip;
 pub mod port_docs;
 pub mod prims;
 pub mod steer;

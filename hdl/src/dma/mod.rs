@@ -59,7 +59,7 @@ pub use controller::{
     controller_top, ControllerDw1024, ControllerDw256, ControllerDw512, CONTROLLER_PORTS,
 };
 pub use csr::{CsrBlock, CSR_PORTS};
-pub use top::{dma_top, DmaTopDw1024, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS};
+pub use top::{dma_top, dma_top_with, DmaTopDw1024, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS};
 
 pub use crate::emit::StandaloneBlock;
 pub use blocks::{datapath_blocks, standalone_blocks};

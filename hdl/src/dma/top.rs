@@ -405,32 +405,42 @@ dma_top!(
 /// # Panics
 /// On any other width.
 pub fn dma_top(dw: usize, module: &str) -> Top {
+    dma_top_with(dw, module, READS_IN_FLIGHT_DEFAULT, WR_BURST_MAX_DEFAULT)
+}
+
+/// The engine for data-bus width `dw` (256, 512, 1024) as the Verilog top `module`, with
+/// `reads_in_flight` read bursts in flight and write bursts of at most `wr_burst_max` beats
+/// (the construction-time parameters: they change no port width).
+///
+/// # Panics
+/// On any other width, or parameters the read / write master refuse.
+pub fn dma_top_with(dw: usize, module: &str, reads_in_flight: usize, wr_burst_max: usize) -> Top {
     let params = vec![
         ("DW".into(), dw as u64),
         ("E".into(), dw as u64 / 32),
         ("CHUNK_LOG2_MAX".into(), ENGINE_CHUNK_LOG2_MAX),
         ("IDX_LOG2".into(), IDX_LOG2 as u64),
-        ("READS_IN_FLIGHT".into(), READS_IN_FLIGHT_DEFAULT as u64),
-        ("WR_BURST_MAX".into(), WR_BURST_MAX_DEFAULT as u64),
+        ("READS_IN_FLIGHT".into(), reads_in_flight as u64),
+        ("WR_BURST_MAX".into(), wr_burst_max as u64),
     ];
     let config = format!("DW = {dw}, E = {}", dw / 32);
     match dw {
         256 => make_top_from(
-            DmaTopDw256::default(),
+            DmaTopDw256::new(reads_in_flight, wr_burst_max),
             module,
             &config,
             &DMA_TOP_PORTS,
             params,
         ),
         512 => make_top_from(
-            DmaTopDw512::default(),
+            DmaTopDw512::new(reads_in_flight, wr_burst_max),
             module,
             &config,
             &DMA_TOP_PORTS,
             params,
         ),
         1024 => make_top_from(
-            DmaTopDw1024::default(),
+            DmaTopDw1024::new(reads_in_flight, wr_burst_max),
             module,
             &config,
             &DMA_TOP_PORTS,
