@@ -2,21 +2,10 @@
 //! writes for the same corpus tensor (both run as the user runs them: the built binary), and
 //! `cdma decompress` gives the tensor back.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-fn cdma(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_cdma"))
-        .args(args)
-        .output()
-        .expect("run cdma");
-    assert!(
-        out.status.success(),
-        "cdma {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("utf-8 output")
-}
+use common::cdma_ok as cdma;
+use std::path::PathBuf;
 
 #[test]
 fn analyze_chunked_size_equals_compress_output_size() {

@@ -3,14 +3,16 @@
 //! configuration this generator cannot build, which must fail naming the field before any
 //! file is written.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn cdma(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cdma"))
-        .args(args)
-        .output()
-        .expect("run cdma")
+use common::cdma;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+/// `cdma gen --config cfg --out out`.
+fn gen_config(cfg: &Path, out: &Path) -> Output {
+    let (cfg, out) = (cfg.to_str().unwrap(), out.to_str().unwrap());
+    cdma(&["gen", "--config", cfg, "--out", out])
 }
 
 fn fresh_dir(name: &str) -> PathBuf {
@@ -76,13 +78,7 @@ fn the_hand_written_config_of_the_docs_generates() {
     let cfg = dir.join("example.toml");
     std::fs::write(&cfg, docs_example()).unwrap();
     let out = dir.join("ip");
-    let o = cdma(&[
-        "gen",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = gen_config(&cfg, &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let names = files_in(&out);
     let v = names
@@ -102,26 +98,14 @@ fn an_unbuildable_config_names_the_field_and_writes_nothing() {
     let cfg = dir.join("wide.toml");
     std::fs::write(&cfg, "data_width = 128\n").unwrap();
     let out = dir.join("ip");
-    let o = cdma(&[
-        "gen",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = gen_config(&cfg, &out);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "128-bit engine generated");
     assert!(err.contains("`data_width`"), "{err}");
     assert!(!out.exists(), "files were written for a refused config");
 
     std::fs::write(&cfg, "data_width = 256\nbogus = 1\n").unwrap();
-    let o = cdma(&[
-        "gen",
-        "--config",
-        cfg.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = gen_config(&cfg, &out);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success() && err.contains("bogus"), "{err}");
 }

@@ -3,25 +3,12 @@
 //! from scripts/setup). Then the same reports against a baseline whose figures are 10 % smaller
 //! must fail the check: the check can fail.
 
+mod common;
+
+use common::{cdma, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 const BLOCK: &str = "cdma_zvc_compressor_e8";
-
-fn cdma(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cdma"))
-        .args(args)
-        .output()
-        .expect("run cdma")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn synth_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../synth")
