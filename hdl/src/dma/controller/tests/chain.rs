@@ -2,59 +2,80 @@
 
 use super::*;
 
-#[test]
-fn copy_writes_data_and_status_with_eight_strobes() {
-    let mut tb = Tb::new();
+pub(super) fn copy_writes_data_and_status_with_eight_strobes<U: Ctl>() {
+    let mut tb = Tb::<U>::new();
     let d = Desc {
         irq: true,
-        ..copy(100)
+        ..copy::<U>(100)
     };
     tb.put(D0, &d.bytes());
     let src = tb.get(SRC, 100).to_vec();
-    let after = tb.get(DST + 100, 28).to_vec();
+    // The rest of the last payload beat (28 bytes at every width: 100 = 3·32 + 4 = 64 + 36).
+    let tail = (beats::<U>(100) * U::BB - 100) as usize;
+    let after = tb.get(DST + 100, tail).to_vec();
     tb.run(D0);
     assert_eq!(tb.get(DST, 100), &src[..]);
-    assert_eq!(tb.get(DST + 100, 28), &after[..], "wrote past src_len");
+    assert_eq!(tb.get(DST + 100, tail), &after[..], "wrote past src_len");
     assert_eq!(tb.status(D0), (true, 0, 100));
-    // The status beat: one 8-byte write at desc + 0x30, nothing else of the descriptor.
+    // The payload beats: full beats, then the last one with the 100 mod BB bytes left.
+    let payload: Vec<_> = tb
+        .wr_strobes
+        .iter()
+        .copied()
+        .filter(|w| w.0 >= DST)
+        .collect();
+    assert_eq!(payload, write_beats::<U>(DST, 100));
+    // The status beat: one 8-byte write at desc + 0x30, nothing else of the descriptor
+    // (DW = 256: beat desc + 0x20, strobes 0xFF << 16; 512, 1024: beat desc, 0xFF << 48).
     let st = *tb.wr_strobes.last().unwrap();
-    assert_eq!(st, (D0 + 0x20, 0xFF << 16));
+    assert_eq!([st], &write_beats::<U>(D0 + 0x30, 8)[..]);
+    assert_eq!(tb.wr_strobes.len(), payload.len() + 1);
     let mut want = d.bytes();
     want[0x30..0x38].copy_from_slice(tb.get(D0 + 0x30, 8));
     assert_eq!(tb.get(D0, 64), &want[..]);
-    assert!(!tb.uut.error.val());
+    assert!(!tb.out().error);
     assert_eq!((tb.desc_done, tb.dp_starts, tb.irq_error), (1, 1, 0));
     assert_eq!(tb.irq_done, 2, "irq flag + chain end");
 }
 
 /// Runs one descriptor and returns (status code, CSR err_code, dp starts).
-fn run_one(d: Desc) -> (u64, u64, u32) {
-    let mut tb = Tb::new();
+fn run_one<U: Ctl>(d: Desc) -> (u64, u64, u32) {
+    let mut tb = Tb::<U>::new();
     tb.put(D0, &d.bytes());
     tb.run(D0);
     let (done, st, bw) = tb.status(D0);
     assert!(done);
     assert_eq!(bw, 0, "bytes_written after an error");
-    assert!(tb.uut.error.val());
+    assert!(tb.out().error);
     assert_eq!(tb.irq_error, 1);
-    assert_eq!(tb.uut.err_desc.val().to_u64(), D0);
+    assert_eq!(tb.out().err_desc, D0);
     (st, tb.err_code(), tb.dp_starts)
 }
 
-#[test]
-fn descriptor_validation_errors_in_order() {
+pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
     let comp = |len| Desc {
         op: OP_COMPRESS,
         cl: 7,
-        ..copy(len)
+        ..copy::<U>(len)
     };
+    // Element codes the format knows that are not the engine's (E = 8·BB/32 bits): at
+    // DW = 256, 1 (16 bits) and 2 (32 bits).
+    let own = elem_code(elem_bits::<U>());
+    let (other1, other2) = ((own + 1) % 3, (own + 2) % 3);
     let cases: Vec<(&str, Desc, error::ErrorCode)> = vec![
-        ("op 3", Desc { op: 3, ..copy(64) }, error::BAD_DESC),
+        (
+            "op 3",
+            Desc {
+                op: 3,
+                ..copy::<U>(64)
+            },
+            error::BAD_DESC,
+        ),
         (
             "elem 3",
             Desc {
                 elem: 3,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::BAD_DESC,
         ),
@@ -62,7 +83,7 @@ fn descriptor_validation_errors_in_order() {
             "reserved control bit",
             Desc {
                 rsvd_ctl: 1 << 7,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::BAD_DESC,
         ),
@@ -70,13 +91,16 @@ fn descriptor_validation_errors_in_order() {
             "reserved0",
             Desc {
                 res0: 1,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::BAD_DESC,
         ),
         (
             "chunk_log2 for COPY",
-            Desc { cl: 7, ..copy(64) },
+            Desc {
+                cl: 7,
+                ..copy::<U>(64)
+            },
             error::BAD_DESC,
         ),
         (
@@ -94,14 +118,14 @@ fn descriptor_validation_errors_in_order() {
             Desc {
                 res0: 1,
                 src: SRC + 4,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::BAD_DESC,
         ),
         (
-            "COMPRESS elem 16",
+            "COMPRESS elem not E",
             Desc {
-                elem: 1,
+                elem: other1,
                 ..comp(64)
             },
             error::UNSUPPORTED,
@@ -114,11 +138,11 @@ fn descriptor_validation_errors_in_order() {
         (
             "UNSUPPORTED before UNALIGNED",
             Desc {
-                elem: 2,
+                elem: other2,
                 src: SRC + 1,
                 op: OP_DECOMPRESS,
                 cl: 0,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::UNSUPPORTED,
         ),
@@ -126,7 +150,7 @@ fn descriptor_validation_errors_in_order() {
             "src unaligned",
             Desc {
                 src: SRC + 16,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::UNALIGNED,
         ),
@@ -134,7 +158,7 @@ fn descriptor_validation_errors_in_order() {
             "dst unaligned",
             Desc {
                 dst: DST + 8,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::UNALIGNED,
         ),
@@ -151,7 +175,7 @@ fn descriptor_validation_errors_in_order() {
             Desc {
                 dst: DST + 8,
                 cap: 10,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::UNALIGNED,
         ),
@@ -159,24 +183,24 @@ fn descriptor_validation_errors_in_order() {
             "COPY overflow",
             Desc {
                 cap: 63,
-                ..copy(64)
+                ..copy::<U>(64)
             },
             error::DST_OVERFLOW,
         ),
         ("too many chunks", comp(1025 * 128), error::UNSUPPORTED),
     ];
     for (name, d, want) in cases {
-        let (st, csr, starts) = run_one(d);
+        let (st, csr, starts) = run_one::<U>(d);
         assert_eq!((st, csr), (code(want), code(want)), "{name}");
         assert_eq!(starts, 0, "{name}: datapath started");
     }
     // meta_addr is not checked for COPY, and 1024 chunks are fine.
-    let mut tb = Tb::new();
+    let mut tb = Tb::<U>::new();
     tb.put(
         D0,
         &Desc {
             meta: META + 4,
-            ..copy(64)
+            ..copy::<U>(64)
         }
         .bytes(),
     );
@@ -184,33 +208,31 @@ fn descriptor_validation_errors_in_order() {
     assert_eq!(tb.status(D0), (true, 0, 64));
 }
 
-#[test]
-fn unaligned_or_unreadable_descriptor_ends_chain_without_write_back() {
+pub(super) fn unaligned_or_unreadable_descriptor_ends_chain_without_write_back<U: Ctl>() {
     for (head, want) in [(D0 + 8, error::UNALIGNED), (RD_ERR_AT, error::READ_ERROR)] {
-        let mut tb = Tb::new();
+        let mut tb = Tb::<U>::new();
         tb.run(head);
         assert_eq!(tb.err_code(), code(want));
-        assert!(tb.uut.error.val());
-        assert_eq!(tb.uut.err_desc.val().to_u64(), head);
+        assert!(tb.out().error);
+        assert_eq!(tb.out().err_desc, head);
         assert!(tb.wr_strobes.is_empty(), "wrote something");
         // Visited, so counted (docs/DESCRIPTORS.md), though never written back.
         assert_eq!((tb.desc_done, tb.irq_error, tb.irq_done), (1, 1, 1));
     }
 }
 
-#[test]
-fn chain_goes_on_or_stops_after_an_error() {
+pub(super) fn chain_goes_on_or_stops_after_an_error<U: Ctl>() {
     for stop in [false, true] {
-        let mut tb = Tb::new();
+        let mut tb = Tb::<U>::new();
         let bad = Desc {
             op: 3,
             stop,
             next: D1,
-            ..copy(64)
+            ..copy::<U>(64)
         };
         let good = Desc {
             dst: DST + 0x200,
-            ..copy(96)
+            ..copy::<U>(96)
         };
         tb.put(D0, &bad.bytes());
         tb.put(D1, &good.bytes());
@@ -224,28 +246,27 @@ fn chain_goes_on_or_stops_after_an_error() {
             assert_eq!(tb.desc_done, 2);
         }
         // error stays set for the chain; err_code names the failure.
-        assert!(tb.uut.error.val());
+        assert!(tb.out().error);
         assert_eq!(tb.err_code(), code(error::BAD_DESC));
     }
 }
 
-#[test]
-fn abort_writes_aborted_status_and_ends_the_chain() {
-    let mut tb = Tb::new();
+pub(super) fn abort_writes_aborted_status_and_ends_the_chain<U: Ctl>() {
+    let mut tb = Tb::<U>::new();
     tb.put(
         D0,
         &Desc {
             next: D1,
             stop: false,
-            ..copy(256)
+            ..copy::<U>(256)
         }
         .bytes(),
     );
-    tb.put(D1, &copy(64).bytes());
-    tb.uut.head.next = D0.into();
-    tb.uut.doorbell.next = true;
+    tb.put(D1, &copy::<U>(64).bytes());
+    tb.inp.head = D0;
+    tb.inp.doorbell = true;
     tb.step();
-    tb.uut.doorbell.next = false;
+    tb.inp.doorbell = false;
     // Run until the payload read is requested, then stall the read data and abort.
     let mut n = 0;
     while tb.dp_starts == 0 {
@@ -257,11 +278,11 @@ fn abort_writes_aborted_status_and_ends_the_chain() {
     for _ in 0..5 {
         tb.step();
     }
-    tb.uut.abort.next = true;
+    tb.inp.abort = true;
     tb.step();
-    tb.uut.abort.next = false;
+    tb.inp.abort = false;
     let t0 = tb.cycles;
-    while tb.uut.busy.val() {
+    while tb.out().busy {
         tb.step();
         assert!(tb.cycles - t0 < 200, "abort did not end the chain");
     }
@@ -275,20 +296,19 @@ fn abort_writes_aborted_status_and_ends_the_chain() {
     assert_eq!(tb.err_code(), code(error::ABORTED));
 }
 
-#[test]
-fn status_write_error_ends_the_chain() {
-    let mut tb = Tb::new();
+pub(super) fn status_write_error_ends_the_chain<U: Ctl>() {
+    let mut tb = Tb::<U>::new();
     let d = WR_ERR_AT;
     tb.put(
         d,
         &Desc {
             next: D1,
             stop: false,
-            ..copy(64)
+            ..copy::<U>(64)
         }
         .bytes(),
     );
-    tb.put(D1, &copy(64).bytes());
+    tb.put(D1, &copy::<U>(64).bytes());
     tb.run(d);
     assert_eq!(tb.err_code(), code(error::WRITE_ERROR));
     assert_eq!(tb.desc_done, 1);
@@ -299,14 +319,13 @@ fn status_write_error_ends_the_chain() {
     );
 }
 
-#[test]
-fn empty_copy_and_empty_compress() {
-    let mut tb = Tb::new();
+pub(super) fn empty_copy_and_empty_compress<U: Ctl>() {
+    let mut tb = Tb::<U>::new();
     tb.put(
         D0,
         &Desc {
             next: D1,
-            ..copy(0)
+            ..copy::<U>(0)
         }
         .bytes(),
     );
@@ -314,7 +333,7 @@ fn empty_copy_and_empty_compress() {
         D1,
         &Desc {
             op: OP_COMPRESS,
-            ..copy(0)
+            ..copy::<U>(0)
         }
         .bytes(),
     );
@@ -322,6 +341,14 @@ fn empty_copy_and_empty_compress() {
     assert_eq!(tb.status(D0), (true, 0, 0));
     assert_eq!(tb.status(D1), (true, 0, 0));
     assert_eq!(tb.dp_starts, 0);
-    let want = hdr(0, u64::from(fr::CHUNK_LOG2_DEFAULT), &[]).bytes(&[]);
+    let want = hdr::<U>(0, u64::from(fr::CHUNK_LOG2_DEFAULT), &[]).bytes(&[]);
     assert_eq!(tb.get(META, 32), &want[..]);
+    // The header alone: 32 bytes, one beat at every width.
+    let meta: Vec<_> = tb
+        .wr_strobes
+        .iter()
+        .copied()
+        .filter(|w| w.0 >= META)
+        .collect();
+    assert_eq!(meta, write_beats::<U>(META, HEADER_LEN as u64));
 }

@@ -3,13 +3,12 @@
 
 use super::*;
 
-#[test]
-fn compress_writes_header_and_index_after_the_payload() {
-    let mut tb = Tb::new();
+pub(super) fn compress_writes_header_and_index_after_the_payload<U: Ctl>() {
+    let mut tb = Tb::<U>::new();
     let d = Desc {
         op: OP_COMPRESS,
         cl: 7,
-        ..copy(300)
+        ..copy::<U>(300)
     };
     tb.put(D0, &d.bytes());
     let decisions = [(100, false), (128, true), (44, true)];
@@ -24,21 +23,27 @@ fn compress_writes_header_and_index_after_the_payload() {
         [false, false, true]
     );
     assert_eq!(tb.get(DST, 4), &[0xC0, 0xC1, 0xC2, 0xC3]);
-    let want = hdr(300, 7, &decisions).bytes(&decisions);
+    let want = hdr::<U>(300, 7, &decisions).bytes(&decisions);
     assert_eq!(tb.get(META, want.len()), &want[..]);
-    // 44 bytes of metadata: two beats, the second with 12 strobed bytes.
-    let meta_writes: Vec<_> = tb.wr_strobes.iter().filter(|w| w.0 >= META).collect();
-    assert_eq!(meta_writes, [&(META, u32::MAX), &(META + 32, 0xFFF)]);
+    // 44 bytes of metadata: at DW = 256 two beats, the second with 12 strobed bytes
+    // ((META, u32::MAX), (META + 32, 0xFFF)); at 512 and 1024 one beat of 44 bytes.
+    let meta_writes: Vec<_> = tb
+        .wr_strobes
+        .iter()
+        .copied()
+        .filter(|w| w.0 >= META)
+        .collect();
+    assert_eq!(meta_writes, write_beats::<U>(META, want.len() as u64));
+    assert_eq!(meta_writes.len() as u64, beats::<U>(44));
 }
 
-#[test]
-fn compress_stops_at_dst_cap() {
-    let mut tb = Tb::new();
+pub(super) fn compress_stops_at_dst_cap<U: Ctl>() {
+    let mut tb = Tb::<U>::new();
     let d = Desc {
         op: OP_COMPRESS,
         cl: 7,
         cap: 200,
-        ..copy(300)
+        ..copy::<U>(300)
     };
     tb.put(D0, &d.bytes());
     tb.decisions = [(100, false), (128, true), (44, true)]
@@ -52,20 +57,17 @@ fn compress_stops_at_dst_cap() {
         "the chunk that does not fit was forwarded"
     );
     assert!(tb.abort_cycles > 0);
-    assert!(
-        tb.wr_strobes.iter().all(|w| w.0 < META || w.0 >= D0),
-        "meta written"
-    );
+    assert!(tb.wr_strobes.iter().all(|w| w.0 < META), "meta written");
 }
 
-fn decompress(entries: &[(u64, bool)], h: Hdr, cap: u64) -> Tb {
-    let mut tb = Tb::new();
+fn decompress<U: Ctl>(entries: &[(u64, bool)], h: Hdr, cap: u64) -> Tb<U> {
+    let mut tb = Tb::<U>::new();
     let plen: u64 = entries.iter().map(|e| e.0).sum();
     let d = Desc {
         op: OP_DECOMPRESS,
         src_len: plen,
         cap,
-        ..copy(0)
+        ..copy::<U>(0)
     };
     tb.put(D0, &d.bytes());
     tb.put(META, &h.bytes(entries));
@@ -75,9 +77,8 @@ fn decompress(entries: &[(u64, bool)], h: Hdr, cap: u64) -> Tb {
 
 const ENTRIES: [(u64, bool); 3] = [(100, false), (128, true), (44, true)];
 
-#[test]
-fn decompress_sends_the_index_as_chunk_commands() {
-    let tb = decompress(&ENTRIES, hdr(300, 7, &ENTRIES), 0x1000);
+pub(super) fn decompress_sends_the_index_as_chunk_commands<U: Ctl>() {
+    let tb = decompress::<U>(&ENTRIES, hdr::<U>(300, 7, &ENTRIES), 0x1000);
     assert_eq!(tb.status(D0), (true, 0, 300));
     let want: Vec<Cmd> = ENTRIES
         .iter()
@@ -95,10 +96,10 @@ fn decompress_sends_the_index_as_chunk_commands() {
     assert_eq!(tb.get(DST, 300), &out[..]);
 }
 
-/// A header + index of several bus beats (40 entries: 8 + 40 words, 6 beats at DW = 256):
-/// every entry reaches the RAM and the chunk commands, the checks pass.
-#[test]
-fn decompress_multi_beat_index() {
+/// A header + index of several bus beats (40 entries: 8 + 40 words = 192 bytes, 6 beats at
+/// DW = 256, 3 at 512, 2 at 1024): every entry reaches the RAM and the chunk commands, the
+/// checks pass.
+pub(super) fn decompress_multi_beat_index<U: Ctl>() {
     let n = 40u64;
     let entries: Vec<(u64, bool)> = (0..n)
         .map(|i| match i {
@@ -108,8 +109,12 @@ fn decompress_multi_beat_index() {
         })
         .collect();
     let ulen = (n - 1) * 128 + 44;
-    let tb = decompress(&entries, hdr(ulen, 7, &entries), 0x2000);
+    let tb = decompress::<U>(&entries, hdr::<U>(ulen, 7, &entries), 0x2000);
     assert_eq!(tb.status(D0), (true, 0, ulen));
+    // The header + index fetch: one read of ceil(192 / BB) beats at meta_addr.
+    let meta_bytes = (HEADER_LEN + 4 * entries.len()) as u64;
+    let meta_reads: Vec<_> = tb.rd_reqs.iter().copied().filter(|r| r.0 == META).collect();
+    assert_eq!(meta_reads.last(), Some(&(META, beats::<U>(meta_bytes))));
     let want: Vec<Cmd> = entries
         .iter()
         .enumerate()
@@ -122,16 +127,22 @@ fn decompress_multi_beat_index() {
         .collect();
     assert_eq!(tb.cmds, want);
     // A bad entry in the last beat is still found.
+    assert_eq!(
+        (HEADER_LEN as u64 + 4 * 37) / U::BB,
+        beats::<U>(meta_bytes) - 1,
+        "entry 37 is in the last beat"
+    );
     let mut bad = entries.clone();
     bad[37] = (128, false);
-    let tb = decompress(&bad, hdr(ulen, 7, &bad), 0x2000);
+    let tb = decompress::<U>(&bad, hdr::<U>(ulen, 7, &bad), 0x2000);
     assert_eq!(tb.status(D0), (true, code(error::BAD_INDEX), 0));
     assert_eq!(tb.dp_starts, 0);
 }
 
-#[test]
-fn decompress_header_and_index_checks() {
-    let h = || hdr(300, 7, &ENTRIES);
+pub(super) fn decompress_header_and_index_checks<U: Ctl>() {
+    let h = || hdr::<U>(300, 7, &ENTRIES);
+    // A format element width that is not the engine's (16 at DW = 256).
+    let other = u64::from(other_elem_bits::<U>());
     let e = ENTRIES;
     type Case = (&'static str, Hdr, Vec<(u64, bool)>, u64, error::ErrorCode);
     let cases: Vec<Case> = vec![
@@ -190,7 +201,7 @@ fn decompress_header_and_index_checks() {
         (
             "ulen not whole elements before UNSUPPORTED",
             Hdr {
-                elem: 16,
+                elem: other,
                 ulen: 301,
                 ..h()
             },
@@ -199,8 +210,8 @@ fn decompress_header_and_index_checks() {
             error::BAD_HEADER,
         ),
         (
-            "elem 16",
-            Hdr { elem: 16, ..h() },
+            "elem not E",
+            Hdr { elem: other, ..h() },
             e.to_vec(),
             0x1000,
             error::UNSUPPORTED,
@@ -226,14 +237,14 @@ fn decompress_header_and_index_checks() {
         ),
         (
             "raw size",
-            hdr(300, 7, &[(100, false), (127, true), (45, true)]),
+            hdr::<U>(300, 7, &[(100, false), (127, true), (45, true)]),
             vec![(100, false), (127, true), (45, true)],
             0x1000,
             error::BAD_INDEX,
         ),
         (
             "zvc not smaller",
-            hdr(300, 7, &[(128, false), (100, false), (44, true)]),
+            hdr::<U>(300, 7, &[(128, false), (100, false), (44, true)]),
             vec![(128, false), (100, false), (44, true)],
             0x1000,
             error::BAD_INDEX,
@@ -241,24 +252,26 @@ fn decompress_header_and_index_checks() {
     ];
     for (name, h, entries, cap, want) in cases {
         // payload_len must still equal src_len unless that is the check under test.
-        let tb = decompress(&entries, h, cap);
+        let tb = decompress::<U>(&entries, h, cap);
         let (done, st, bw) = tb.status(D0);
         assert_eq!((done, st, bw), (true, code(want), 0), "{name}");
         assert_eq!(tb.dp_starts, 0, "{name}: datapath started");
     }
-    // Σ stored ≠ payload_len with every entry fine on its own.
-    let mut tb = Tb::new();
+    // Σ stored ≠ payload_len with every entry fine on its own: Σ = 272, payload_len one
+    // element more (273 at DW = 256), so src_len is still a whole number of elements.
+    let plen = 272 + u64::from(elem_bits::<U>() / 8);
+    let mut tb = Tb::<U>::new();
     let d = Desc {
         op: OP_DECOMPRESS,
-        src_len: 273,
-        ..copy(0)
+        src_len: plen,
+        ..copy::<U>(0)
     };
     tb.put(D0, &d.bytes());
     tb.put(
         META,
         &Hdr {
-            plen: 273,
-            ..hdr(300, 7, &ENTRIES)
+            plen,
+            ..hdr::<U>(300, 7, &ENTRIES)
         }
         .bytes(&ENTRIES),
     );
@@ -266,28 +279,27 @@ fn decompress_header_and_index_checks() {
     assert_eq!(tb.status(D0), (true, code(error::BAD_INDEX), 0));
 }
 
-#[test]
-fn decompress_payload_error_and_read_error() {
-    let mut tb = Tb::new();
+pub(super) fn decompress_payload_error_and_read_error<U: Ctl>() {
+    let mut tb = Tb::<U>::new();
     tb.dp_error_now = true;
     let plen = 272;
     let d = Desc {
         op: OP_DECOMPRESS,
         src_len: plen,
-        ..copy(0)
+        ..copy::<U>(0)
     };
     tb.put(D0, &d.bytes());
-    tb.put(META, &hdr(300, 7, &ENTRIES).bytes(&ENTRIES));
+    tb.put(META, &hdr::<U>(300, 7, &ENTRIES).bytes(&ENTRIES));
     tb.run(D0);
     assert_eq!(tb.status(D0), (true, code(error::BAD_PAYLOAD), 0));
     assert!(tb.abort_cycles > 0);
     // A COPY whose source is unreadable.
-    let mut tb = Tb::new();
+    let mut tb = Tb::<U>::new();
     tb.put(
         D0,
         &Desc {
             src: RD_ERR_AT,
-            ..copy(64)
+            ..copy::<U>(64)
         }
         .bytes(),
     );
