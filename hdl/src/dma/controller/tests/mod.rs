@@ -2,9 +2,9 @@
 //! datapath, with a byte memory behind the masters, at every bus width it is generated for
 //! (DW = 256, 512, 1024: one test module per width, `dw256::…`, `dw512::…`, `dw1024::…`).
 //!
-//! The testbench ([`tb::Tb`]) and the tests are generic over [`Ctl`], which each controller
+//! The testbench ([`tb::Tb`]) and the tests are generic over [`bus::Ctl`], which each controller
 //! type implements with its bus bytes `BB`: the ports are driven and sampled as plain values
-//! ([`Inputs`], [`Outputs`]), and every width-dependent expectation is derived from `BB`.
+//! ([`bus::Inputs`], [`bus::Outputs`]), and every width-dependent expectation is derived from `BB`.
 use super::*;
 
 mod bus;
