@@ -189,6 +189,46 @@ pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
         ),
         ("too many chunks", comp(1025 * 128), error::UNSUPPORTED),
     ];
+    // Step 5: src_len a whole number of E-bit elements (COPY included), after UNALIGNED and
+    // before DST_OVERFLOW; only E > 8 has lengths that are not (65 bytes at DW = 512, 1024).
+    let mut cases = cases;
+    if elem_bits::<U>() > 8 {
+        let odd = 64 + 1;
+        cases.extend([
+            (
+                "COPY src_len not whole elements",
+                copy::<U>(odd),
+                error::BAD_DESC,
+            ),
+            (
+                "COMPRESS src_len not whole elements",
+                comp(odd),
+                error::BAD_DESC,
+            ),
+            (
+                "UNALIGNED before length",
+                Desc {
+                    dst: DST + 8,
+                    ..copy::<U>(odd)
+                },
+                error::UNALIGNED,
+            ),
+            (
+                "length before DST_OVERFLOW",
+                Desc {
+                    cap: 10,
+                    ..copy::<U>(odd)
+                },
+                error::BAD_DESC,
+            ),
+        ]);
+    } else {
+        // At DW = 256 every length is whole elements.
+        let mut tb = Tb::<U>::new();
+        tb.put(D0, &copy::<U>(65).bytes());
+        tb.run(D0);
+        assert_eq!(tb.status(D0), (true, 0, 65));
+    }
     for (name, d, want) in cases {
         let (st, csr, starts) = run_one::<U>(d);
         assert_eq!((st, csr), (code(want), code(want)), "{name}");
