@@ -26,10 +26,6 @@ use crate::dma::ENGINE_CHUNK_LOG2_MAX;
 use crate::dma::{dma_top_with, AxiWriteMasterDw1024, AxiWriteMasterDw256, AxiWriteMasterDw512};
 use crate::emit::Top;
 
-fn unsupported(field: &str, detail: String) -> ConfigError {
-    ConfigError::field(field, detail)
-}
-
 /// Deepest write burst the engine's write master buffers at data width `dw`.
 fn wr_burst_limit(dw: u32) -> Option<usize> {
     match dw {
@@ -47,13 +43,13 @@ fn wr_burst_limit(dw: u32) -> Option<usize> {
 pub fn supported(cfg: &EngineConfig) -> Result<(), ConfigError> {
     let dw = cfg.data_width;
     let Some(burst_limit) = wr_burst_limit(dw) else {
-        return Err(unsupported(
+        return Err(ConfigError::field(
             "data_width",
             format!("{dw}: this generator builds 256, 512 or 1024-bit engines today"),
         ));
     };
     if cfg.elem_widths != [dw / 32] {
-        return Err(unsupported(
+        return Err(ConfigError::field(
             "elem_widths",
             format!(
                 "{:?}: a {dw}-bit engine of this generator handles {}-bit elements only today \
@@ -74,20 +70,20 @@ pub fn supported(cfg: &EngineConfig) -> Result<(), ConfigError> {
     ];
     for (field, value, only) in fixed {
         if value != only {
-            return Err(unsupported(
+            return Err(ConfigError::field(
                 field,
                 format!("{value}: this generator builds {field} = {only} only today"),
             ));
         }
     }
     if cfg.reads_in_flight as usize > READS_IN_FLIGHT_MAX {
-        return Err(unsupported(
+        return Err(ConfigError::field(
             "reads_in_flight",
             format!("{}: at most {READS_IN_FLIGHT_MAX}", cfg.reads_in_flight),
         ));
     }
     if cfg.max_burst_beats as usize > burst_limit {
-        return Err(unsupported(
+        return Err(ConfigError::field(
             "max_burst_beats",
             format!(
                 "{}: the {dw}-bit write master buffers bursts of at most {burst_limit} beats",
