@@ -7,6 +7,7 @@
 
 #![warn(missing_docs)]
 
+pub mod bus_codec;
 pub mod compressor;
 pub mod decompressor;
 pub mod dma;

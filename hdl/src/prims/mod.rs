@@ -13,10 +13,13 @@
 //!   movers and a wide enable register, written per lane on constant part-selects so that
 //!   Verilator evaluates word operations (see docs/PERFORMANCE.md, "Verilator bridge").
 //! * [`PopCount`]: the number of set bits of a vector.
+//! * [`ByteCompact`]: the bus codec's compaction network over byte lanes, with its steering.
+//! * [`RegQueue`]: a small FIFO in flip-flops.
 //!
 //! The DMA's `ChunkFifo` and `HeaderPack` also have Verilog bodies but are engine blocks,
 //! not primitives; they stay with the engine in `dma/`.
 
+mod byte_compact;
 mod compact;
 mod en_reg;
 mod expand;
@@ -24,11 +27,13 @@ mod join;
 mod lane_any;
 mod lane_mask;
 mod popcount;
+mod reg_queue;
 mod thermo;
 #[cfg(test)]
 pub(crate) mod verilog_check;
 mod zero_extend;
 
+pub use byte_compact::ByteCompact;
 pub use compact::Compact;
 pub use en_reg::EnReg;
 pub use expand::Expand;
@@ -36,5 +41,6 @@ pub use join::Join;
 pub use lane_any::LaneAny;
 pub use lane_mask::LaneMask;
 pub use popcount::{PopCount, PopCount32, StrobeCount};
+pub use reg_queue::RegQueue;
 pub use thermo::Thermo;
 pub use zero_extend::ZeroExtend;
