@@ -8,10 +8,11 @@ mod common;
 use common::lint;
 
 #[test]
-fn bus_compressors_are_lint_clean_and_latch_free() {
-    let blocks: Vec<(String, String)> = cdma_hdl::bus_codec::BUS_CODEC_WIDTHS
+fn bus_codec_blocks_are_lint_clean_and_latch_free() {
+    use cdma_hdl::bus_codec::{compressor_block, decompressor_block, BUS_CODEC_WIDTHS};
+    let blocks: Vec<(String, String)> = BUS_CODEC_WIDTHS
         .into_iter()
-        .map(cdma_hdl::bus_codec::compressor_block)
+        .flat_map(|dw| [compressor_block(dw), decompressor_block(dw)])
         .map(|b| (b.module, b.verilog))
         .collect();
     lint("cdma-hdl-lint-bus", &blocks);

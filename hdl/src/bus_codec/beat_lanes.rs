@@ -88,6 +88,31 @@ pub struct BeatLanes<const N: usize, const W: usize, const L: usize, const WL: u
     pub ykeep: Signal<Out, Bits<L>>,
 }
 
+/// The keep flags of an `N`-byte beat's `L` lanes (module docs): data bytes below `cnt`
+/// whose element flag is set (every one when `raw`), mask slots that start a block.
+fn keep_flags<const N: usize, const L: usize>(
+    ef: Bits<N>,
+    cnt: usize,
+    elem: u64,
+    raw: bool,
+    first: bool,
+) -> Bits<L> {
+    let (r, eb) = (N / slots(N), elem_bytes(elem));
+    let mut ykeep = Bits::<L>::default();
+    for (lane, what) in layout(N).into_iter().enumerate() {
+        let kept = match what {
+            Lane::Data(j) => j < cnt && (raw || ef.get_bit(j / eb)),
+            Lane::Mask(s, _) => match slot_rule(N, elem, s) {
+                None => false,
+                Some(Some(_)) => cnt > s * r && !raw,
+                Some(None) => first && cnt > 0 && !raw,
+            },
+        };
+        ykeep = ykeep.replace_bit(lane, kept);
+    }
+    ykeep
+}
+
 impl<const N: usize, const W: usize, const L: usize, const WL: usize> Logic
     for BeatLanes<N, W, L, WL>
 {
@@ -95,31 +120,20 @@ impl<const N: usize, const W: usize, const L: usize, const WL: usize> Logic
         let (d, ef) = (self.d.val(), self.ef.val());
         let cnt = self.cnt.val().to_u64() as usize;
         let (elem, raw, first) = (self.elem.val().to_u64(), self.raw.val(), self.first.val());
-        let r = N / slots(N);
-        let eb = elem_bytes(elem);
-        let (mut y, mut ykeep) = (Bits::<WL>::default(), Bits::<L>::default());
+        let mut y = Bits::<WL>::default();
         for (lane, what) in layout(N).into_iter().enumerate() {
-            let (byte, kept) = match what {
-                Lane::Data(j) => (
-                    d.get_bits::<8>(8 * j),
-                    j < cnt && (raw || ef.get_bit(j / eb)),
-                ),
+            let byte = match what {
+                Lane::Data(j) => d.get_bits::<8>(8 * j),
                 Lane::Mask(s, b) => match slot_rule(N, elem, s) {
-                    None => (Bits::<8>::default(), false),
-                    Some(word) => {
-                        let (mask, active) = match word {
-                            Some(w) => (ef.get_bits::<32>(32 * w), cnt > s * r),
-                            None => (self.kmask.val(), first && cnt > 0),
-                        };
-                        (mask.get_bits::<8>(8 * b), active && !raw)
-                    }
+                    None => Bits::<8>::default(),
+                    Some(Some(w)) => ef.get_bits::<32>(32 * w).get_bits::<8>(8 * b),
+                    Some(None) => self.kmask.val().get_bits::<8>(8 * b),
                 },
             };
             y.set_bits::<8>(8 * lane, byte);
-            ykeep = ykeep.replace_bit(lane, kept);
         }
         self.y.next = y;
-        self.ykeep.next = ykeep;
+        self.ykeep.next = keep_flags::<N, L>(ef, cnt, elem, raw, first);
     }
     fn connect(&mut self) {
         assert_eq!(8 * N, W, "BeatLanes: W must be 8*N");
@@ -129,12 +143,96 @@ impl<const N: usize, const W: usize, const L: usize, const WL: usize> Logic
         self.ykeep.connect();
     }
     fn hdl(&self) -> Verilog {
-        Verilog::Custom(lanes_verilog(N))
+        Verilog::Custom(lanes_verilog(N, true))
     }
 }
 
-/// The Verilog body of [`BeatLanes`] for an `n`-byte beat.
-fn lanes_verilog(n: usize) -> String {
+/// The keep flags of [`BeatLanes`] alone (the decompressor lays out its output beat, whose
+/// bytes come from the expansion network, not from here).
+#[derive(LogicBlock, Default)]
+pub struct LaneKeep<const N: usize, const L: usize> {
+    /// Element flags of the beat, packed from bit 0 (from the block masks).
+    pub ef: Signal<In, Bits<N>>,
+    /// Valid bytes of the beat (`0..=N`).
+    pub cnt: Signal<In, Bits<8>>,
+    /// Element width code (0 = 8, 1 = 16, 2 = 32 bits).
+    pub elem: Signal<In, Bits<2>>,
+    /// A raw beat: every valid byte, no mask.
+    pub raw: Signal<In, Bit>,
+    /// The beat is the first of a block that spans several beats.
+    pub first: Signal<In, Bit>,
+    /// Kept lanes.
+    pub ykeep: Signal<Out, Bits<L>>,
+}
+
+impl<const N: usize, const L: usize> Logic for LaneKeep<N, L> {
+    fn update(&mut self) {
+        let cnt = self.cnt.val().to_u64() as usize;
+        self.ykeep.next = keep_flags::<N, L>(
+            self.ef.val(),
+            cnt,
+            self.elem.val().to_u64(),
+            self.raw.val(),
+            self.first.val(),
+        );
+    }
+    fn connect(&mut self) {
+        assert_eq!(lanes(N), L, "LaneKeep: L must be N + 4*max(1, N/32)");
+        self.ykeep.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(lanes_verilog(N, false))
+    }
+}
+
+/// The beat's data bytes out of its lane layout (the mask slots dropped): byte `j` from lane
+/// `j + 4·(j/R + 1)`.
+#[derive(LogicBlock, Default)]
+pub struct SlotDrop<const N: usize, const W: usize, const L: usize, const WL: usize> {
+    /// The lanes.
+    pub y: Signal<In, Bits<WL>>,
+    /// The data bytes.
+    pub d: Signal<Out, Bits<W>>,
+}
+
+impl<const N: usize, const W: usize, const L: usize, const WL: usize> Logic
+    for SlotDrop<N, W, L, WL>
+{
+    fn update(&mut self) {
+        let mut d = Bits::<W>::default();
+        for (lane, what) in layout(N).into_iter().enumerate() {
+            if let Lane::Data(j) = what {
+                d.set_bits::<8>(8 * j, self.y.val().get_bits::<8>(8 * lane));
+            }
+        }
+        self.d.next = d;
+    }
+    fn connect(&mut self) {
+        assert_eq!(lanes(N), L, "SlotDrop: L must be N + 4*max(1, N/32)");
+        self.d.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        let mut parts = vec![];
+        let mut slots = vec!["1'b0".to_string()];
+        for (lane, what) in layout(N).into_iter().enumerate() {
+            let sel = format!("y[{}:{}]", 8 * lane + 7, 8 * lane);
+            match what {
+                Lane::Data(_) => parts.push(sel),
+                Lane::Mask(..) => slots.push(sel),
+            }
+        }
+        parts.reverse();
+        Verilog::Custom(format!(
+            "// The mask slots carry no output byte (Verilator ignores `*unused*` names).\n\
+             wire unused_slots = &{{{}}};\nalways @(*) d = {{{}}};\n",
+            slots.join(", "),
+            parts.join(", ")
+        ))
+    }
+}
+
+/// The Verilog body of [`BeatLanes`] (`with_data`) or [`LaneKeep`] for an `n`-byte beat.
+fn lanes_verilog(n: usize, with_data: bool) -> String {
     let r = n / slots(n);
     let mut v = String::new();
     let mut uses_k = false;
@@ -162,12 +260,15 @@ fn lanes_verilog(n: usize) -> String {
             )
         };
         v.push_str(&format!("wire act{s} = ~raw & ({});\n", pick(|p| &p.0)));
-        v.push_str(&format!("wire [31:0] m{s} = {};\n", pick(|p| &p.1)));
+        if with_data {
+            v.push_str(&format!("wire [31:0] m{s} = {};\n", pick(|p| &p.1)));
+        }
     }
     if !uses_k {
         // Every block fits in a beat of this width, so no mask is gathered over beats:
         // consumed here so that lint sees them read (Verilator ignores `*unused*` names).
-        v.push_str("wire unused_ok = &{1'b0, first, kmask};\n");
+        let unused = if with_data { "first, kmask" } else { "first" };
+        v.push_str(&format!("wire unused_ok = &{{1'b0, {unused}}};\n"));
     }
     let (mut ys, mut ks) = (vec![], vec![]);
     for what in layout(n) {
@@ -188,7 +289,9 @@ fn lanes_verilog(n: usize) -> String {
     }
     ys.reverse();
     ks.reverse();
-    v.push_str(&format!("always @(*) y = {{{}}};\n", ys.join(", ")));
+    if with_data {
+        v.push_str(&format!("always @(*) y = {{{}}};\n", ys.join(", ")));
+    }
     v.push_str(&format!("always @(*) ykeep = {{{}}};\n", ks.join(", ")));
     v
 }

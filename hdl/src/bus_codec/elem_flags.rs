@@ -118,3 +118,38 @@ impl<const N: usize> Logic for Low32<N> {
         })
     }
 }
+
+/// A 32-bit mask slice as an `N`-bit flag vector: zero-extended when `N > 32`, its low `N`
+/// bits when `N < 32` (a block's mask shifted down to the elements of one of its beats).
+#[derive(LogicBlock, Default)]
+pub struct Widen32<const N: usize> {
+    /// The flags.
+    pub x: Signal<In, Bits<32>>,
+    /// Flags `0..min(N, 32)`, zero above.
+    pub y: Signal<Out, Bits<N>>,
+}
+
+impl<const N: usize> Logic for Widen32<N> {
+    fn update(&mut self) {
+        let mut y = Bits::<N>::default();
+        for i in 0..N.min(32) {
+            y = y.replace_bit(i, self.x.val().get_bit(i));
+        }
+        self.y.next = y;
+    }
+    fn connect(&mut self) {
+        self.y.connect();
+    }
+    fn hdl(&self) -> Verilog {
+        Verilog::Custom(match N {
+            32 => "always @(*) y = x;\n".into(),
+            n if n > 32 => format!("always @(*) y = {{{}'d0, x}};\n", n - 32),
+            // A beat of a narrow bus holds fewer elements than a block: the flags above it
+            // belong to the block's later beats (Verilator ignores `*unused*` names).
+            n => format!(
+                "wire unused_ok = &{{1'b0, x[31:{n}]}};\nalways @(*) y = x[{}:0];\n",
+                n - 1
+            ),
+        })
+    }
+}

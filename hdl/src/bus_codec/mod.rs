@@ -9,22 +9,38 @@
 //! * [`ElemFlags`], [`Low32`]: the element flags (masks) of a beat.
 //! * [`BeatLanes`]: the lane layout with its keep flags.
 //! * [`PackerDatapath`]: the packer's wide half.
-//! * `ZvcBusCompressor…` (compressor.rs): the compressor, one type per bus width.
+//! * [`MaskChain`], [`LaneKeep`], [`SlotDrop`], [`Widen32`], [`UnpackDatapath`]: the
+//!   decompressor's block masks, keep flags, output bytes and input buffer.
+//! * `ZvcBusCompressor…` (compressor.rs) and `ZvcBusDecompressor…` (decompressor.rs): the
+//!   codec, one type per bus width.
 
+mod beat_count;
 mod beat_lanes;
 mod compressor;
+mod decompressor;
+#[cfg(test)]
+mod decompressor_tests;
 mod elem_flags;
+mod mask_chain;
 mod packer_dp;
 #[cfg(test)]
 mod tests;
+mod unpack_dp;
 
-pub use beat_lanes::BeatLanes;
+pub use beat_count::BeatCount;
+pub use beat_lanes::{BeatLanes, LaneKeep, SlotDrop};
 pub use compressor::{
     ZvcBusCompressorDw1024, ZvcBusCompressorDw128, ZvcBusCompressorDw256, ZvcBusCompressorDw512,
     BUS_COMPRESSOR_PORTS,
 };
-pub use elem_flags::{ElemFlags, Low32};
+pub use decompressor::{
+    ZvcBusDecompressorDw1024, ZvcBusDecompressorDw128, ZvcBusDecompressorDw256,
+    ZvcBusDecompressorDw512, BUS_DECOMPRESSOR_PORTS,
+};
+pub use elem_flags::{ElemFlags, Low32, Widen32};
+pub use mask_chain::MaskChain;
 pub use packer_dp::PackerDatapath;
+pub use unpack_dp::UnpackDatapath;
 
 use crate::emit::{standalone_block, StandaloneBlock};
 
@@ -58,6 +74,23 @@ pub fn compressor_block(dw: usize) -> StandaloneBlock {
             &module,
             &BUS_COMPRESSOR_PORTS,
         ),
+        other => panic!("cdma-hdl: no bus codec for a {other}-bit bus (have {BUS_CODEC_WIDTHS:?})"),
+    }
+}
+
+/// The bus decompressor for `dw` bits emitted standalone as
+/// `cdma_zvc_bus_decompressor_dw{dw}`.
+///
+/// # Panics
+/// For a width not in [`BUS_CODEC_WIDTHS`].
+pub fn decompressor_block(dw: usize) -> StandaloneBlock {
+    let module = format!("cdma_zvc_bus_decompressor_dw{dw}");
+    let ports = &BUS_DECOMPRESSOR_PORTS;
+    match dw {
+        128 => standalone_block(ZvcBusDecompressorDw128::default(), &module, ports),
+        256 => standalone_block(ZvcBusDecompressorDw256::default(), &module, ports),
+        512 => standalone_block(ZvcBusDecompressorDw512::default(), &module, ports),
+        1024 => standalone_block(ZvcBusDecompressorDw1024::default(), &module, ports),
         other => panic!("cdma-hdl: no bus codec for a {other}-bit bus (have {BUS_CODEC_WIDTHS:?})"),
     }
 }

@@ -18,7 +18,7 @@ struct Beat {
 }
 
 /// Element width of a descriptor code.
-fn width(elem: u64) -> ElemWidth {
+pub(super) fn width(elem: u64) -> ElemWidth {
     match elem {
         0 => ElemWidth::W8,
         1 => ElemWidth::W16,
@@ -27,7 +27,7 @@ fn width(elem: u64) -> ElemWidth {
 }
 
 /// `len` bytes of `eb`-byte elements, each zero with probability `zero_pct` percent.
-fn tensor(rng: &mut XorShift64, len: usize, eb: usize, zero_pct: u64) -> Vec<u8> {
+pub(super) fn tensor(rng: &mut XorShift64, len: usize, eb: usize, zero_pct: u64) -> Vec<u8> {
     let mut out = Vec::with_capacity(len);
     while out.len() < len {
         if rng.chance(zero_pct) {

@@ -16,7 +16,7 @@
 use rust_hdl::core::prelude::*;
 
 /// Stages of the network: `2^T ≥ L`, so every move `z_i < L` is a sum of stage shifts.
-fn stages(l: usize) -> usize {
+pub(super) fn stages(l: usize) -> usize {
     (usize::BITS - (l - 1).leading_zeros()) as usize
 }
 
@@ -58,42 +58,44 @@ impl<const L: usize, const W: usize> Logic for ByteCompact<L, W> {
     }
 }
 
-/// The Verilog body of [`ByteCompact`] for `l` lanes.
-fn compact_verilog(l: usize) -> String {
+/// The steering of a byte-lane network over `l` lanes, shared by [`ByteCompact`] and
+/// [`ByteExpand`](super::ByteExpand): the scan, per compaction stage `k` the lanes that move
+/// (`mv{k}`, positions before stage `k`), with `v{T}` (the lanes holding a kept lane after the
+/// last stage) when `final_lanes`, and the output `n` (kept lanes). Returns `T`.
+pub(super) fn steer_verilog(l: usize, final_lanes: bool, v: &mut String) -> usize {
     let t = stages(l);
     let top = l - 1;
-    let mut v = String::new();
     let wire = |v: &mut String, name: String, expr: String| {
         v.push_str(&format!("wire [{top}:0] {name} = {expr};\n"));
     };
     // Scan: plane b of step s holds bit b of each lane's inclusive count of dropped lanes.
-    wire(&mut v, "p0_0".into(), "~keep".into());
+    wire(v, "p0_0".into(), "~keep".into());
     for b in 1..t {
-        wire(&mut v, format!("p0_{b}"), format!("{l}'d0"));
+        wire(v, format!("p0_{b}"), format!("{l}'d0"));
     }
     for s in 0..t {
         let sh = 1usize << s;
-        wire(&mut v, format!("cy{s}_0"), format!("{l}'d0"));
+        wire(v, format!("cy{s}_0"), format!("{l}'d0"));
         for b in 0..t {
             wire(
-                &mut v,
+                v,
                 format!("x{s}_{b}"),
                 format!("p{s}_{b} ^ (p{s}_{b} << {sh})"),
             );
             wire(
-                &mut v,
+                v,
                 format!("p{}_{b}", s + 1),
                 format!("x{s}_{b} ^ cy{s}_{b}"),
             );
             if b + 1 < t {
                 // The carry out of the top plane is dropped: counts are modulo 2^T.
                 wire(
-                    &mut v,
+                    v,
                     format!("g{s}_{b}"),
                     format!("p{s}_{b} & (p{s}_{b} << {sh})"),
                 );
                 wire(
-                    &mut v,
+                    v,
                     format!("cy{s}_{}", b + 1),
                     format!("g{s}_{b} | (cy{s}_{b} & x{s}_{b})"),
                 );
@@ -101,29 +103,66 @@ fn compact_verilog(l: usize) -> String {
         }
     }
     // Stages: z planes (the move distance of each kept lane) and the lanes holding one.
-    wire(&mut v, "v0".into(), "keep".into());
+    wire(v, "v0".into(), "keep".into());
     for b in 0..t {
-        wire(&mut v, format!("z0_{b}"), format!("p{t}_{b} & keep"));
+        wire(v, format!("z0_{b}"), format!("p{t}_{b} & keep"));
     }
-    v.push_str(&format!("wire [{}:0] s0 = d;\n", 8 * l - 1));
     for k in 0..t {
         let sh = 1usize << k;
-        wire(&mut v, format!("mv{k}"), format!("v{k} & z{k}_{k}"));
-        wire(
-            &mut v,
-            format!("v{}", k + 1),
-            format!("(v{k} & ~z{k}_{k}) | (mv{k} >> {sh})"),
-        );
+        wire(v, format!("mv{k}"), format!("v{k} & z{k}_{k}"));
+        if k + 1 < t || final_lanes {
+            wire(
+                v,
+                format!("v{}", k + 1),
+                format!("(v{k} & ~z{k}_{k}) | (mv{k} >> {sh})"),
+            );
+        }
         for b in k + 1..t {
             wire(
-                &mut v,
+                v,
                 format!("z{}_{b}", k + 1),
                 format!("(z{k}_{b} & ~mv{k}) | ((z{k}_{b} & mv{k}) >> {sh})"),
             );
         }
+    }
+    // The top lane's count is the number of dropped lanes modulo 2^T; it is only ambiguous
+    // when no lane is kept (L dropped, L = 2^T), which `|keep` decides.
+    let zc = (0..t)
+        .rev()
+        .map(|b| format!("p{t}_{b}[{top}]"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    v.push_str(&format!(
+        "always @(*) n = (|keep) ? 12'd{l} - {{{}'d0, {zc}}} : 12'd0;\n",
+        12 - t
+    ));
+    t
+}
+
+/// One network lane `q` of stage wire `s{k}`: bits `[8q+7:8q]`.
+pub(super) fn lane(k: usize, q: usize) -> String {
+    format!("s{k}[{}:{}]", 8 * q + 7, 8 * q)
+}
+
+/// `{{8{f[l-1]}}, …, {8{f[0]}}}`: a byte-lane mask from the `l` flags `f`.
+pub(super) fn byte_mask(f: &str, l: usize) -> String {
+    let parts = (0..l)
+        .rev()
+        .map(|i| format!("{{8{{{f}[{i}]}}}}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("{{{parts}}}")
+}
+
+/// The Verilog body of [`ByteCompact`] for `l` lanes.
+fn compact_verilog(l: usize) -> String {
+    let mut v = String::new();
+    let t = steer_verilog(l, true, &mut v);
+    v.push_str(&format!("wire [{}:0] s0 = d;\n", 8 * l - 1));
+    for k in 0..t {
+        let sh = 1usize << k;
         v.push_str(&format!("wire [{}:0] s{};\n", 8 * l - 1, k + 1));
         for p in 0..l {
-            let lane = |s: usize, q: usize| format!("s{s}[{}:{}]", 8 * q + 7, 8 * q);
             let rhs = if p + sh < l {
                 format!("mv{k}[{}] ? {} : {}", p + sh, lane(k, p + sh), lane(k, p))
             } else {
@@ -132,22 +171,9 @@ fn compact_verilog(l: usize) -> String {
             v.push_str(&format!("assign {} = {rhs};\n", lane(k + 1, p)));
         }
     }
-    let mask = (0..l)
-        .rev()
-        .map(|i| format!("{{8{{v{t}[{i}]}}}}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    v.push_str(&format!("always @(*) y = s{t} & {{{mask}}};\n"));
-    let zc = (0..t)
-        .rev()
-        .map(|b| format!("p{t}_{b}[{top}]"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    // The top lane's count is the number of dropped lanes modulo 2^T; it is only ambiguous
-    // when no lane is kept (L dropped, L = 2^T), which `|keep` decides.
     v.push_str(&format!(
-        "always @(*) n = (|keep) ? 12'd{l} - {{{}'d0, {zc}}} : 12'd0;\n",
-        12 - t
+        "always @(*) y = s{t} & {};\n",
+        byte_mask(&format!("v{t}"), l)
     ));
     v
 }

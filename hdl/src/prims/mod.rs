@@ -13,19 +13,23 @@
 //!   movers and a wide enable register, written per lane on constant part-selects so that
 //!   Verilator evaluates word operations (see docs/PERFORMANCE.md, "Verilator bridge").
 //! * [`PopCount`]: the number of set bits of a vector.
-//! * [`ByteCompact`]: the bus codec's compaction network over byte lanes, with its steering.
+//! * [`ByteCompact`], [`ByteExpand`]: the bus codec's compaction network over byte lanes,
+//!   with its steering, and the same network run backwards.
 //! * [`RegQueue`]: a small FIFO in flip-flops.
+//! * [`Mux2`]: a 2:1 multiplexer between children (keeps Verilator's graph loop-free).
 //!
 //! The DMA's `ChunkFifo` and `HeaderPack` also have Verilog bodies but are engine blocks,
 //! not primitives; they stay with the engine in `dma/`.
 
 mod byte_compact;
+mod byte_expand;
 mod compact;
 mod en_reg;
 mod expand;
 mod join;
 mod lane_any;
 mod lane_mask;
+mod mux2;
 mod popcount;
 mod reg_queue;
 mod thermo;
@@ -34,12 +38,14 @@ pub(crate) mod verilog_check;
 mod zero_extend;
 
 pub use byte_compact::ByteCompact;
+pub use byte_expand::ByteExpand;
 pub use compact::Compact;
 pub use en_reg::EnReg;
 pub use expand::Expand;
 pub use join::Join;
 pub use lane_any::LaneAny;
 pub use lane_mask::LaneMask;
+pub use mux2::Mux2;
 pub use popcount::{PopCount, PopCount32, StrobeCount};
 pub use reg_queue::RegQueue;
 pub use thermo::Thermo;

@@ -1,0 +1,481 @@
+//! `ZvcBusDecompressor`: the stored bytes of a frame's chunks (bus beats) and one command per
+//! chunk in, bus beats of the data out, one beat per cycle, for every element width in one
+//! datapath; checks every ZVC chunk (docs/FORMAT.md rule 17).
+//!
+//! * **Input buffer** (`L + N` bytes, `L` the lanes of a beat's layout): payload beats are
+//!   appended above the held bytes; the bytes a decoded beat used leave at the bottom, so
+//!   the window (the bottom `L` bytes) always starts at the next unused byte of the chunk.
+//! * **Decode** (one output beat of the chunk per cycle, once the window holds `L` bytes or
+//!   the rest of the chunk): the block masks of the beat — from the window by the
+//!   [`MaskChain`] when blocks fit in a beat, else the block's mask (read from the window on
+//!   its first beat, then held in `kmask`) shifted to the beat's elements — give the keep
+//!   flags of the beat's lane layout ([`LaneKeep`], the compressor's layout), the
+//!   [`ByteExpand`] network moves the window's bytes there, [`SlotDrop`] takes the data bytes
+//!   out; the kept lanes are the bytes used. A raw chunk keeps every byte.
+//! * **Checks** (`error`, sticky until `rst`; afterwards every input is taken and dropped and
+//!   nothing more comes out, so the source never hangs): a beat needs more bytes than its
+//!   chunk has left (17a); the chunk's last beat leaves stored bytes unused (17d); mask bits
+//!   past the chunk's end (17b); a stored element that is zero (17c, checked on the output
+//!   register, whose beat is then not delivered).
+//!
+//! `in_ready` and `ck_ready` depend on registers and `out_ready` only.
+
+use rust_hdl::core::prelude::*;
+use rust_hdl::widgets::dff_setup;
+use rust_hdl::widgets::prelude::DFF;
+
+use super::beat_count::BeatCount;
+use super::beat_lanes::{LaneKeep, SlotDrop};
+use super::elem_flags::{ElemFlags, Widen32};
+use super::mask_chain::MaskChain;
+use super::unpack_dp::UnpackDatapath;
+use crate::port_docs::PortDocs;
+use crate::prims::{ByteExpand, EnReg, Mux2, ZeroExtend};
+
+/// Port documentation of the bus decompressor, in Verilog port order (the `///` comments of
+/// its port fields below).
+pub static BUS_DECOMPRESSOR_PORTS: PortDocs =
+    PortDocs::new(include_str!("decompressor.rs"), "$name");
+
+macro_rules! bus_decompressor {
+    (
+        $(#[$doc:meta])*
+        $name:ident, n: $n:tt, w: $w:tt, l: $l:tt, wl: $wl:tt, fw: $fw:tt,
+        km1: [$k0:tt, $k1:tt, $k2:tt], g: [$g0:tt, $g1:tt, $g2:tt]
+    ) => {
+        $(#[$doc])*
+        #[derive(LogicBlock)]
+        pub struct $name {
+            /// Clock, rising edge.
+            pub clock: Signal<In, Clock>,
+            /// Synchronous reset, active high: drops everything held, clears `error`.
+            pub rst: Signal<In, Bit>,
+            /// Element width code of the stream (0 = 8, 1 = 16, 2 = 32 bits), held stable while a
+            /// stream is in flight.
+            pub elem: Signal<In, Bits<2>>,
+            /// Chunk command: bytes the chunk takes in the input (its stored size).
+            pub ck_stored: Signal<In, Bits<32>>,
+            /// Chunk command: bytes the chunk decodes to (a multiple of N except for the last
+            /// chunk; at least 1).
+            pub ck_len: Signal<In, Bits<32>>,
+            /// Chunk command: stored raw (else ZVC).
+            pub ck_raw: Signal<In, Bit>,
+            /// Chunk command: the stream's last chunk (its last beat carries `out_last`).
+            pub ck_last: Signal<In, Bit>,
+            /// Chunk command handshake: valid.
+            pub ck_valid: Signal<In, Bit>,
+            /// Chunk command handshake: taken this cycle if `ck_valid`.
+            pub ck_ready: Signal<Out, Bit>,
+            /// Input beat: the chunks' stored bytes back to back, byte `j` in bits `[8j +: 8]`.
+            pub in_data: Signal<In, Bits<$w>>,
+            /// Valid bytes of the input beat (N except on the stream's final beat).
+            pub in_cnt: Signal<In, Bits<8>>,
+            /// Input handshake: valid.
+            pub in_valid: Signal<In, Bit>,
+            /// Input handshake: the beat is taken this cycle if `in_valid`.
+            pub in_ready: Signal<Out, Bit>,
+            /// Output beat: the data, byte `j` in bits `[8j +: 8]` (bytes without a strobe zero).
+            pub out_data: Signal<Out, Bits<$w>>,
+            /// Byte strobes: all ones except on the stream's final partial beat.
+            pub out_strb: Signal<Out, Bits<$n>>,
+            /// The stream's last output beat.
+            pub out_last: Signal<Out, Bit>,
+            /// Output handshake: valid.
+            pub out_valid: Signal<Out, Bit>,
+            /// Output handshake: the beat is taken this cycle if `out_valid`.
+            pub out_ready: Signal<In, Bit>,
+            /// Sticky until `rst`: a ZVC chunk broke docs/FORMAT.md rule 17, or a chunk's
+            /// stored bytes did not match its command (BAD_PAYLOAD).
+            pub error: Signal<Out, Bit>,
+            // ---- input buffer
+            sbuf: EnReg<$fw>,
+            b: DFF<Bits<12>>,
+            udp: UnpackDatapath<$n, $w, $fw>,
+            // ---- the chunk being decoded
+            act: DFF<Bit>,
+            srem: DFF<Bits<32>>,
+            orem: DFF<Bits<32>>,
+            craw: DFF<Bit>,
+            clast: DFF<Bit>,
+            bpos: DFF<Bits<3>>,
+            boff: DFF<Bits<5>>,
+            kmask: DFF<Bits<32>>,
+            kone: DFF<Bit>,
+            // ---- decode
+            oc: BeatCount<$n>,
+            chain: MaskChain<$n, $wl>,
+            msel: Mux2<32>,
+            wid: Widen32<$n>,
+            esel: Mux2<$n>,
+            keep: LaneKeep<$n, $l>,
+            exp: ByteExpand<$l, $wl>,
+            drop: SlotDrop<$n, $w, $l, $wl>,
+            bx: ZeroExtend<12, 32>,
+            cx: ZeroExtend<12, 32>,
+            ox: ZeroExtend<8, 32>,
+            bo8: ZeroExtend<5, 8>,
+            ic12: ZeroExtend<8, 12>,
+            // ---- output register and its element check
+            o_data: EnReg<$w>,
+            o_cnt: DFF<Bits<8>>,
+            o_last: DFF<Bit>,
+            o_valid: DFF<Bit>,
+            o_ef: DFF<Bits<$n>>,
+            ofl: ElemFlags<$n, $w>,
+            err: DFF<Bit>,
+            // ---- locals
+            km1: Signal<Local, Bits<3>>,
+            g: Signal<Local, Bits<5>>,
+            lastb: Signal<Local, Bit>,
+            first: Signal<Local, Bit>,
+            need: Signal<Local, Bits<12>>,
+            avail: Signal<Local, Bits<12>>,
+            lo: Signal<Local, Bits<8>>,
+            hi: Signal<Local, Bits<8>>,
+            t_lo: Signal<Local, Bits<$n>>,
+            t_hi: Signal<Local, Bits<$n>>,
+            cut: Signal<Local, Bits<8>>,
+            t_cut: Signal<Local, Bits<32>>,
+            past: Signal<Local, Bit>,
+            zbad: Signal<Local, Bit>,
+            ofree: Signal<Local, Bit>,
+            dec: Signal<Local, Bit>,
+            bad: Signal<Local, Bit>,
+            ok: Signal<Local, Bit>,
+            pos: Signal<Local, Bits<12>>,
+            take: Signal<Local, Bit>,
+            ovalid: Signal<Local, Bit>,
+            // ---- constants
+            k_m1: [Constant<Bits<3>>; 3],
+            k_g: [Constant<Bits<5>>; 3],
+            e8: Constant<Bits<2>>,
+            e16: Constant<Bits<2>>,
+            n8: Constant<Bits<8>>,
+            n32: Constant<Bits<32>>,
+            l32: Constant<Bits<32>>,
+            l12: Constant<Bits<12>>,
+            room: Constant<Bits<12>>,
+            b32_8: Constant<Bits<8>>,
+            r31: Constant<Bits<8>>,
+            rmask: Constant<Bits<8>>,
+            all_n: Constant<Bits<$n>>,
+            all32: Constant<Bits<32>>,
+            zero_n: Constant<Bits<$n>>,
+            zero3: Constant<Bits<3>>,
+            one3: Constant<Bits<3>>,
+            zero5: Constant<Bits<5>>,
+            zero12: Constant<Bits<12>>,
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self {
+                    clock: Default::default(),
+                    rst: Default::default(),
+                    elem: Default::default(),
+                    ck_stored: Default::default(),
+                    ck_len: Default::default(),
+                    ck_raw: Default::default(),
+                    ck_last: Default::default(),
+                    ck_valid: Default::default(),
+                    ck_ready: Default::default(),
+                    in_data: Default::default(),
+                    in_cnt: Default::default(),
+                    in_valid: Default::default(),
+                    in_ready: Default::default(),
+                    out_data: Default::default(),
+                    out_strb: Default::default(),
+                    out_last: Default::default(),
+                    out_valid: Default::default(),
+                    out_ready: Default::default(),
+                    error: Default::default(),
+                    sbuf: Default::default(),
+                    b: Default::default(),
+                    udp: Default::default(),
+                    act: Default::default(),
+                    srem: Default::default(),
+                    orem: Default::default(),
+                    craw: Default::default(),
+                    clast: Default::default(),
+                    bpos: Default::default(),
+                    boff: Default::default(),
+                    kmask: Default::default(),
+                    kone: Default::default(),
+                    oc: Default::default(),
+                    chain: Default::default(),
+                    msel: Default::default(),
+                    wid: Default::default(),
+                    esel: Default::default(),
+                    keep: Default::default(),
+                    exp: Default::default(),
+                    drop: Default::default(),
+                    bx: Default::default(),
+                    cx: Default::default(),
+                    ox: Default::default(),
+                    bo8: Default::default(),
+                    ic12: Default::default(),
+                    o_data: Default::default(),
+                    o_cnt: Default::default(),
+                    o_last: Default::default(),
+                    o_valid: Default::default(),
+                    o_ef: Default::default(),
+                    ofl: Default::default(),
+                    err: Default::default(),
+                    km1: Default::default(),
+                    g: Default::default(),
+                    lastb: Default::default(),
+                    first: Default::default(),
+                    need: Default::default(),
+                    avail: Default::default(),
+                    lo: Default::default(),
+                    hi: Default::default(),
+                    t_lo: Default::default(),
+                    t_hi: Default::default(),
+                    cut: Default::default(),
+                    t_cut: Default::default(),
+                    past: Default::default(),
+                    zbad: Default::default(),
+                    ofree: Default::default(),
+                    dec: Default::default(),
+                    bad: Default::default(),
+                    ok: Default::default(),
+                    pos: Default::default(),
+                    take: Default::default(),
+                    ovalid: Default::default(),
+                    k_m1: [
+                        Constant::new($k0.into()),
+                        Constant::new($k1.into()),
+                        Constant::new($k2.into()),
+                    ],
+                    k_g: [
+                        Constant::new($g0.into()),
+                        Constant::new($g1.into()),
+                        Constant::new($g2.into()),
+                    ],
+                    e8: Constant::new(0.into()),
+                    e16: Constant::new(1.into()),
+                    n8: Constant::new($n.into()),
+                    n32: Constant::new($n.into()),
+                    l32: Constant::new($l.into()),
+                    l12: Constant::new($l.into()),
+                    room: Constant::new($l.into()),
+                    b32_8: Constant::new(32.into()),
+                    r31: Constant::new(31.into()),
+                    rmask: Constant::new(0xE0.into()),
+                    all_n: Constant::new(Bits::<$n>::mask()),
+                    all32: Constant::new(0xFFFF_FFFFu64.into()),
+                    zero_n: Constant::new(0.into()),
+                    zero3: Constant::new(0.into()),
+                    one3: Constant::new(1.into()),
+                    zero5: Constant::new(0.into()),
+                    zero12: Constant::new(0.into()),
+                }
+            }
+        }
+
+        impl Logic for $name {
+            #[hdl_gen]
+            fn update(&mut self) {
+                dff_setup!(
+                    self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, o_cnt,
+                    o_last, o_valid, o_ef, err
+                );
+                clock!(self, clock, sbuf, o_data);
+                // ---- the element width (as in the compressor)
+                self.km1.next = self.k_m1[2].val();
+                self.g.next = self.k_g[2].val();
+                if self.elem.val() == self.e8.val() {
+                    self.km1.next = self.k_m1[0].val();
+                    self.g.next = self.k_g[0].val();
+                }
+                if self.elem.val() == self.e16.val() {
+                    self.km1.next = self.k_m1[1].val();
+                    self.g.next = self.k_g[1].val();
+                }
+                // Blocks fit in a beat (k = 1). Registered: `elem` is stable a cycle before a
+                // stream, and the combinational children then read a register, not a local.
+                self.kone.d.next = self.km1.val() == self.zero3.val();
+                // ---- the output register and its zero-element check (rule 17c)
+                self.ofl.d.next = self.o_data.q.val();
+                self.ofl.cnt.next = self.o_cnt.q.val();
+                self.ofl.elem.next = self.elem.val();
+                self.zbad.next =
+                    self.o_valid.q.val() & (self.o_ef.q.val() & !self.ofl.ef.val()).any();
+                self.ovalid.next = self.o_valid.q.val() & !self.zbad.val() & !self.err.q.val();
+                self.ofree.next = !self.o_valid.q.val() | (self.ovalid.val() & self.out_ready.val());
+                // ---- the beat to decode
+                self.oc.x.next = self.orem.q.val();
+                self.lastb.next = self.orem.q.val() <= self.n32.val();
+                self.first.next = self.bpos.q.val() == self.zero3.val();
+                self.msel.sel.next = self.bpos.q.val() == self.zero3.val();
+                self.msel.a.next = self.sbuf.q.val().get_bits::<32>(0);
+                self.msel.b.next = self.kmask.q.val();
+                self.chain.win.next = self.sbuf.q.val().get_bits::<$wl>(0);
+                self.chain.elem.next = self.elem.val();
+                self.wid.x.next = self.msel.y.val() >> self.boff.q.val();
+                self.esel.sel.next = self.kone.q.val();
+                self.esel.a.next = self.chain.ef.val();
+                self.esel.b.next = self.wid.y.val();
+                self.keep.ef.next = self.esel.y.val();
+                self.keep.cnt.next = self.oc.y.val();
+                self.keep.elem.next = self.elem.val();
+                self.keep.raw.next = self.craw.q.val();
+                self.keep.first.next = self.bpos.q.val() == self.zero3.val();
+                self.exp.d.next = self.sbuf.q.val().get_bits::<$wl>(0);
+                self.exp.keep.next = self.keep.ykeep.val();
+                self.drop.y.next = self.exp.y.val();
+                // ---- enough bytes: the window's L, or the rest of the chunk
+                self.need.next = self.l12.val();
+                if self.srem.q.val() < self.l32.val() {
+                    self.need.next = self.srem.q.val().get_bits::<12>(0);
+                }
+                self.bx.x.next = self.b.q.val();
+                self.avail.next = self.b.q.val();
+                if self.srem.q.val() < self.bx.y.val() {
+                    self.avail.next = self.srem.q.val().get_bits::<12>(0);
+                }
+                // ---- mask bits past the chunk's end (rule 17b), on its last beat
+                self.lo.next = self.oc.y.val() >> self.elem.val();
+                self.hi.next = (self.lo.val() + self.r31.val()) & self.rmask.val();
+                self.t_lo.next = self.all_n.val();
+                if self.lo.val() < self.n8.val() {
+                    self.t_lo.next = !(self.all_n.val() << self.lo.val());
+                }
+                self.t_hi.next = self.all_n.val();
+                if self.hi.val() < self.n8.val() {
+                    self.t_hi.next = !(self.all_n.val() << self.hi.val());
+                }
+                self.bo8.x.next = self.boff.q.val();
+                self.cut.next = self.lo.val() + self.bo8.y.val();
+                self.t_cut.next = self.all32.val();
+                if self.cut.val() < self.b32_8.val() {
+                    self.t_cut.next = !(self.all32.val() << self.cut.val());
+                }
+                self.past.next = (self.esel.y.val() & self.t_hi.val() & !self.t_lo.val()).any();
+                if !self.kone.q.val() {
+                    self.past.next = (self.msel.y.val() & !self.t_cut.val()).any();
+                }
+                // ---- decode, check
+                self.dec.next = self.act.q.val()
+                    & !self.err.q.val()
+                    & !self.zbad.val()
+                    & self.ofree.val()
+                    & (self.b.q.val() >= self.need.val());
+                self.cx.x.next = self.exp.n.val();
+                self.bad.next = self.dec.val()
+                    & ((self.exp.n.val() > self.avail.val())
+                        | (self.lastb.val() & (self.cx.y.val() != self.srem.q.val()))
+                        | (self.lastb.val() & !self.craw.q.val() & self.past.val()));
+                self.ok.next = self.dec.val() & !self.bad.val();
+                if self.bad.val() | self.zbad.val() {
+                    self.err.d.next = true;
+                }
+                self.ox.x.next = self.oc.y.val();
+                self.o_data.d.next = self.drop.d.val();
+                self.o_data.en.next = self.ok.val();
+                self.o_data.clr.next = self.rst.val();
+                if self.ok.val() {
+                    self.o_cnt.d.next = self.oc.y.val();
+                    self.o_last.d.next = self.clast.q.val() & self.lastb.val();
+                    self.o_ef.d.next = self.zero_n.val();
+                    if !self.craw.q.val() {
+                        self.o_ef.d.next = self.esel.y.val() & self.t_lo.val();
+                    }
+                    self.srem.d.next = self.srem.q.val() - self.cx.y.val();
+                    self.orem.d.next = self.orem.q.val() - self.ox.y.val();
+                    if self.lastb.val() {
+                        self.act.d.next = false;
+                    }
+                    if !self.craw.q.val() & !self.kone.q.val() {
+                        if self.first.val() {
+                            self.kmask.d.next = self.msel.y.val();
+                        }
+                        self.bpos.d.next = self.bpos.q.val() + self.one3.val();
+                        self.boff.d.next = self.boff.q.val() + self.g.val();
+                        if self.lastb.val() | (self.bpos.q.val() == self.km1.val()) {
+                            self.bpos.d.next = self.zero3.val();
+                            self.boff.d.next = self.zero5.val();
+                        }
+                    }
+                }
+                self.o_valid.d.next =
+                    self.ok.val() | (self.o_valid.q.val() & !(self.ovalid.val() & self.out_ready.val()));
+                // ---- the next chunk's command
+                self.ck_ready.next = !self.err.q.val()
+                    & !self.rst.val()
+                    & (!self.act.q.val() | (self.ok.val() & self.lastb.val()));
+                if self.ck_valid.val() & self.ck_ready.val() {
+                    self.act.d.next = true;
+                    self.srem.d.next = self.ck_stored.val();
+                    self.orem.d.next = self.ck_len.val();
+                    self.craw.d.next = self.ck_raw.val();
+                    self.clast.d.next = self.ck_last.val();
+                    self.bpos.d.next = self.zero3.val();
+                    self.boff.d.next = self.zero5.val();
+                }
+                // ---- the input buffer
+                self.pos.next = self.b.q.val();
+                if self.ok.val() {
+                    self.pos.next = self.b.q.val() - self.exp.n.val();
+                }
+                self.in_ready.next = !self.rst.val() & (self.err.q.val() | (self.pos.val() <= self.room.val()));
+                self.take.next = self.in_valid.val() & self.in_ready.val() & !self.err.q.val();
+                self.udp.sbuf.next = self.sbuf.q.val();
+                self.udp.cons.next = self.zero12.val();
+                if self.ok.val() {
+                    self.udp.cons.next = self.exp.n.val();
+                }
+                self.udp.take.next = self.take.val();
+                self.udp.in_data.next = self.in_data.val();
+                self.udp.in_cnt.next = self.in_cnt.val();
+                self.udp.pos.next = self.pos.val();
+                self.sbuf.d.next = self.udp.nxt.val();
+                self.sbuf.en.next = self.ok.val() | self.take.val();
+                self.sbuf.clr.next = self.rst.val();
+                self.ic12.x.next = self.in_cnt.val();
+                self.b.d.next = self.pos.val();
+                if self.take.val() {
+                    self.b.d.next = self.pos.val() + self.ic12.y.val();
+                }
+                if self.rst.val() {
+                    self.b.d.next = self.zero12.val();
+                    self.act.d.next = false;
+                    self.o_valid.d.next = false;
+                    self.err.d.next = false;
+                    self.bpos.d.next = self.zero3.val();
+                    self.boff.d.next = self.zero5.val();
+                }
+                // ---- ports
+                self.out_data.next = self.o_data.q.val();
+                self.out_strb.next = self.all_n.val();
+                if self.o_cnt.q.val() < self.n8.val() {
+                    self.out_strb.next = !(self.all_n.val() << self.o_cnt.q.val());
+                }
+                self.out_last.next = self.o_last.q.val();
+                self.out_valid.next = self.ovalid.val();
+                self.error.next = self.err.q.val();
+            }
+        }
+    };
+}
+
+bus_decompressor!(
+    /// Bus decompressor for a 128-bit bus (16 bytes per beat).
+    ZvcBusDecompressorDw128, n: 16, w: 128, l: 20, wl: 160, fw: 288,
+    km1: [1, 3, 7], g: [16, 8, 4]
+);
+bus_decompressor!(
+    /// Bus decompressor for a 256-bit bus (32 bytes per beat).
+    ZvcBusDecompressorDw256, n: 32, w: 256, l: 36, wl: 288, fw: 544,
+    km1: [0, 1, 3], g: [0, 16, 8]
+);
+bus_decompressor!(
+    /// Bus decompressor for a 512-bit bus (64 bytes per beat).
+    ZvcBusDecompressorDw512, n: 64, w: 512, l: 72, wl: 576, fw: 1088,
+    km1: [0, 0, 1], g: [0, 0, 16]
+);
+bus_decompressor!(
+    /// Bus decompressor for a 1024-bit bus (128 bytes per beat).
+    ZvcBusDecompressorDw1024, n: 128, w: 1024, l: 144, wl: 1152, fw: 2176,
+    km1: [0, 0, 0], g: [0, 0, 0]
+);
