@@ -168,7 +168,7 @@ pub(crate) fn make_top_from<U: Block>(
 /// the blocks itself): its module name, Verilog and port documentation table.
 #[derive(Clone, Debug)]
 pub struct StandaloneBlock {
-    /// Verilog module name (`cdma_dma_axi_read_dw256`, `cdma_dma_lane_packer_e8`, …).
+    /// Verilog module name (`cdma_dma_axi_read_dw256`, `cdma_dma_chunk_scan_e8`, …).
     pub module: String,
     /// The whole file: the block and its sub-modules, named `<module>__<instance>` like the
     /// tops.

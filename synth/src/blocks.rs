@@ -34,12 +34,20 @@ pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
     (
         "cdma_dma_",
         "dp",
-        "datapath: compressor, decompressor, scan, FIFO, packer, splitter",
+        "datapath: chunk scan, chunk FIFO, bus compressor (with its packer), bus decompressor",
     ),
     ("cdma_dma_", "dp__scan", "chunk scan"),
     ("cdma_dma_", "dp__fifo", "chunk FIFO"),
-    ("cdma_dma_", "dp__packer", "lane packer"),
-    ("cdma_dma_", "dp__spl", "lane splitter"),
+    (
+        "cdma_dma_",
+        "dp__comp",
+        "bus compressor (all element widths) and its packer",
+    ),
+    (
+        "cdma_dma_",
+        "dp__zdec",
+        "bus decompressor (all element widths)",
+    ),
 ];
 
 /// One block to synthesise.

@@ -95,6 +95,9 @@ macro_rules! run_fn {
                     out.beats.push((k, uut.out_last.val()));
                     if uut.out_last.val() {
                         out.cycles = cycle + 1;
+                        // Nothing after the stream's last beat.
+                        clock_cycle!(&mut uut);
+                        assert_no_more_output!(uut, 4, [in_valid, ck_valid]);
                         return out;
                     }
                 }

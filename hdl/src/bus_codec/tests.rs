@@ -162,6 +162,9 @@ macro_rules! run_fn {
                     let last = uut.out_last.val();
                     out.push((bytes, all, last));
                     if last {
+                        // Nothing after the stream's last beat.
+                        clock_cycle!(&mut uut);
+                        assert_no_more_output!(uut, 4, [in_valid]);
                         return (out, cycle + 1);
                     }
                 }

@@ -55,12 +55,9 @@ pub fn standalone_blocks() -> Vec<StandaloneBlock> {
 }
 
 /// The datapath blocks' names (`cdma_dma_<name>_e<E>`) and port documentation tables.
-static DATAPATH_PORTS: [(&str, &PortDocs); 5] = [
-    ("lane_packer", &packer::LANE_PACKER_PORTS),
-    ("lane_splitter", &splitter::LANE_SPLITTER_PORTS),
+static DATAPATH_PORTS: [(&str, &PortDocs); 2] = [
     ("chunk_scan", &chunk_scan::CHUNK_SCAN_PORTS),
     ("chunk_fifo", &chunk_fifo::CHUNK_FIFO_PORTS),
-    ("chunk_mux", &chunk_mux::CHUNK_MUX_PORTS),
 ];
 
 fn datapath_ports(name: &str) -> &'static [PortDoc] {
@@ -84,27 +81,18 @@ pub fn datapath_blocks(elem_bits: u32) -> Vec<StandaloneBlock> {
     match elem_bits {
         8 => blocks!(
             8,
-            packer::LanePackerE8 => "lane_packer",
-            splitter::LaneSplitterE8 => "lane_splitter",
             chunk_scan::ChunkScanE8 => "chunk_scan",
             chunk_fifo::ChunkFifoE8 => "chunk_fifo",
-            chunk_mux::ChunkMuxE8 => "chunk_mux",
         ),
         16 => blocks!(
             16,
-            packer::LanePackerE16 => "lane_packer",
-            splitter::LaneSplitterE16 => "lane_splitter",
             chunk_scan::ChunkScanE16 => "chunk_scan",
             chunk_fifo::ChunkFifoE16 => "chunk_fifo",
-            chunk_mux::ChunkMuxE16 => "chunk_mux",
         ),
         32 => blocks!(
             32,
-            packer::LanePackerE32 => "lane_packer",
-            splitter::LaneSplitterE32 => "lane_splitter",
             chunk_scan::ChunkScanE32 => "chunk_scan",
             chunk_fifo::ChunkFifoE32 => "chunk_fifo",
-            chunk_mux::ChunkMuxE32 => "chunk_mux",
         ),
         other => panic!("cdma-hdl: unsupported element width {other} bits"),
     }

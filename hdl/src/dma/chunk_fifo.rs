@@ -1,5 +1,5 @@
 //! `ChunkFifo`: a RAM-based first-word-fall-through FIFO of source beats (the chunk FIFO), between
-//! `ChunkScan` and `ChunkMux` (COMPRESS): it holds two chunks of the largest chunk size, so
+//! `ChunkScan` and the bus compressor (COMPRESS): it holds two chunks of the largest chunk size, so
 //! the read side keeps streaming while the write side waits for a chunk's decision.
 //!
 //! Hand-written Verilog (a `reg` array with a registered read port, which synthesis maps to

@@ -438,6 +438,9 @@ mod tests {
         let (bytes, error) = decompress_e8(&bad, data.len());
         assert!(error, "a mask bit past the chunk end was accepted");
         // The bad beat is caught before it is written: what did get out is good data.
-        assert!(data.starts_with(&bytes), "nothing wrong or past the chunk end is written");
+        assert!(
+            data.starts_with(&bytes),
+            "nothing wrong or past the chunk end is written"
+        );
     }
 }

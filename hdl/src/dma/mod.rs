@@ -8,12 +8,8 @@
 //!   chaining, CSR status and IRQ, errors and abort).
 //! * [`check`]: the controller's register-free checkers (descriptor, frame header).
 //! * [`header`]: the frame header packer (COMPRESS), generated from `cdma_spec::frame`.
-//! * [`packer`]: `LanePacker`, lane beats (≤ P lanes + count) → 32-lane bus beats with byte
-//!   strobes.
-//! * [`splitter`]: `LaneSplitter`, bus beats → per-chunk lane beats (DECOMPRESS).
 //! * [`chunk_scan`]: `ChunkScan`, per-chunk ZVC size and raw/ZVC decision (COMPRESS).
 //! * [`chunk_fifo`]: `ChunkFifo`, a RAM FIFO of source beats (two chunks).
-//! * [`chunk_mux`]: `ChunkMux`, per decision one chunk through `ZvcCompressor` or raw.
 //! * [`datapath`]: the payload datapath (source framing, COMPRESS / DECOMPRESS / COPY paths).
 //! * [`top`]: `DmaTop`, the engine (`cdma_dma_top`, `cdma_dma_dw256`, `cdma_dma_dw512`).
 //! * [`params`]: the engine's generation parameters ([`ENGINE_CHUNK_LOG2_MAX`], [`IDX_LOG2`],
@@ -38,17 +34,14 @@ pub mod axi_write;
 mod blocks;
 pub mod check;
 pub mod chunk_fifo;
-pub mod chunk_mux;
 pub mod chunk_scan;
 pub mod controller;
 pub mod csr;
 pub mod datapath;
 pub mod header;
-pub mod packer;
 pub mod params;
 #[cfg(test)]
 mod pipeline_test;
-pub mod splitter;
 pub mod top;
 
 pub use axi_read::{AxiReadMasterDw1024, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS};

@@ -1,15 +1,14 @@
-//! Test only: the COMPRESS datapath of the engine assembled from this module's blocks,
-//! `ChunkScan → chunk FIFO → ChunkMux (ZvcCompressor | raw) → LanePacker`, at E = 8, checked
+//! Test only: the COMPRESS datapath of the engine assembled from its blocks,
+//! `ChunkScan → chunk FIFO → ZvcBusCompressor (ZVC or raw per decision)`, at E = 8, checked
 //! byte for byte against the chunked frame's payload built with the golden model
 //! (spec/src/frame.rs: each chunk ZVC-encoded iff that is strictly smaller, else raw).
 
 use rust_hdl::core::prelude::*;
 
+use crate::bus_codec::ZvcBusCompressorDw256;
 use crate::dma::chunk_fifo::ChunkFifo;
-use crate::dma::chunk_mux::ChunkMuxE8;
 use crate::dma::chunk_scan::ChunkScanE8;
-use crate::dma::packer::LanePackerE8;
-use crate::prims::Join;
+use crate::prims::{Join, ZeroExtend};
 
 /// The COMPRESS datapath for E = 8 with a small (16-beat) chunk FIFO.
 #[derive(LogicBlock, Default)]
@@ -27,14 +26,16 @@ struct CompressPipeE8 {
     out_last: Signal<Out, Bit>,
     out_valid: Signal<Out, Bit>,
     out_ready: Signal<In, Bit>,
-    /// The decision the mux takes this cycle (what the controller would record).
+    /// The decision taken this cycle, with its chunk's last beat (what the controller would
+    /// record).
     dec_fire: Signal<Out, Bit>,
     dec_stored_len: Signal<Out, Bits<32>>,
     dec_raw: Signal<Out, Bit>,
     scan: ChunkScanE8,
     fifo: ChunkFifo<264, 4>,
-    mux: ChunkMuxE8,
-    packer: LanePackerE8,
+    comp: ZvcBusCompressorDw256,
+    x_bytes: ZeroExtend<6, 8>,
+    f_take: Signal<Local, Bit>,
     j_flags: Join<1, 1, 2>,
     j_hi: Join<6, 2, 8>,
     j_word: Join<256, 8, 264>,
@@ -45,12 +46,11 @@ impl Logic for CompressPipeE8 {
     fn update(&mut self) {
         self.scan.clock.next = self.clock.val();
         self.fifo.clock.next = self.clock.val();
-        self.mux.clock.next = self.clock.val();
-        self.packer.clock.next = self.clock.val();
+        self.comp.clock.next = self.clock.val();
         self.scan.rst.next = self.rst.val();
         self.fifo.rst.next = self.rst.val();
-        self.mux.rst.next = self.rst.val();
-        self.packer.rst.next = self.rst.val();
+        self.comp.rst.next = self.rst.val();
+        self.comp.elem.next = 0.into();
         // source → scan (tap) → FIFO word {last, chunk_end, lanes, data}
         self.scan.in_data.next = self.in_data.val();
         self.scan.in_lanes.next = self.in_lanes.val();
@@ -66,30 +66,26 @@ impl Logic for CompressPipeE8 {
         self.j_word.lo.next = self.in_data.val();
         self.j_word.hi.next = self.j_hi.y.val();
         self.fifo.in_data.next = self.j_word.y.val();
-        // FIFO → mux, decisions scan → mux
-        self.mux.in_data.next = self.fifo.out_data.val().get_bits::<256>(0);
-        self.mux.in_lanes.next = self.fifo.out_data.val().get_bits::<6>(256);
-        self.mux.in_chunk_end.next = self.fifo.out_data.val().get_bit(262);
-        self.mux.in_last.next = self.fifo.out_data.val().get_bit(263);
-        self.mux.in_valid.next = self.fifo.out_valid.val();
-        self.fifo.out_ready.next = self.mux.in_ready.val();
-        self.mux.dec_raw.next = self.scan.dec_raw.val();
-        self.mux.dec_valid.next = self.scan.dec_valid.val();
-        self.scan.dec_ready.next = self.mux.dec_ready.val();
-        self.dec_fire.next = self.scan.dec_valid.val() & self.mux.dec_ready.val();
+        // FIFO → compressor while the chunk's decision is offered; the decision is taken
+        // with the chunk's last beat
+        self.x_bytes.x.next = self.fifo.out_data.val().get_bits::<6>(256);
+        self.comp.in_data.next = self.fifo.out_data.val().get_bits::<256>(0);
+        self.comp.in_cnt.next = self.x_bytes.y.val();
+        self.comp.in_raw.next = self.scan.dec_raw.val();
+        self.comp.in_end.next = self.fifo.out_data.val().get_bit(262);
+        self.comp.in_last.next = self.fifo.out_data.val().get_bit(263);
+        self.comp.in_valid.next = self.fifo.out_valid.val() & self.scan.dec_valid.val();
+        self.fifo.out_ready.next = self.comp.in_ready.val() & self.scan.dec_valid.val();
+        self.f_take.next = self.fifo.out_valid.val() & self.comp.in_ready.val();
+        self.scan.dec_ready.next = self.f_take.val() & self.fifo.out_data.val().get_bit(262);
+        self.dec_fire.next = self.scan.dec_valid.val() & self.scan.dec_ready.val();
         self.dec_stored_len.next = self.scan.dec_stored_len.val();
         self.dec_raw.next = self.scan.dec_raw.val();
-        // mux → packer → bus
-        self.packer.in_data.next = self.mux.out_data.val();
-        self.packer.in_count.next = self.mux.out_count.val();
-        self.packer.in_last.next = self.mux.out_last.val();
-        self.packer.in_valid.next = self.mux.out_valid.val();
-        self.mux.out_ready.next = self.packer.in_ready.val();
-        self.out_data.next = self.packer.out_data.val();
-        self.out_strb.next = self.packer.out_strb.val();
-        self.out_last.next = self.packer.out_last.val();
-        self.out_valid.next = self.packer.out_valid.val();
-        self.packer.out_ready.next = self.out_ready.val();
+        self.out_data.next = self.comp.out_data.val();
+        self.out_strb.next = self.comp.out_strb.val();
+        self.out_last.next = self.comp.out_last.val();
+        self.out_valid.next = self.comp.out_valid.val();
+        self.comp.out_ready.next = self.out_ready.val();
     }
 }
 

@@ -93,7 +93,7 @@ macro_rules! controller_struct {
             pub dp_rd_valid: Signal<Out, Bit>,
             /// The datapath takes the payload read beat.
             pub dp_rd_ready: Signal<In, Bit>,
-            /// Payload write beat data from the LanePacker.
+            /// Payload write beat data from the datapath.
             pub dp_wr_data: Signal<In, Bits<$dw>>,
             /// Payload write beat strobes.
             pub dp_wr_strb: Signal<In, Bits<$bb>>,
