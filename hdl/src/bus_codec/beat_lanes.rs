@@ -117,22 +117,22 @@ impl<const N: usize, const W: usize, const L: usize, const WL: usize> Logic
     for BeatLanes<N, W, L, WL>
 {
     fn update(&mut self) {
-        let (d, ef) = (self.d.val(), self.ef.val());
+        let (d, ef) = (crate::prims::bytes_of(self.d.val()), self.ef.val());
         let cnt = self.cnt.val().to_u64() as usize;
         let (elem, raw, first) = (self.elem.val().to_u64(), self.raw.val(), self.first.val());
-        let mut y = Bits::<WL>::default();
-        for (lane, what) in layout(N).into_iter().enumerate() {
-            let byte = match what {
-                Lane::Data(j) => d.get_bits::<8>(8 * j),
+        let kmask = self.kmask.val().to_u64();
+        let y: Vec<u8> = layout(N)
+            .into_iter()
+            .map(|what| match what {
+                Lane::Data(j) => d[j],
                 Lane::Mask(s, b) => match slot_rule(N, elem, s) {
-                    None => Bits::<8>::default(),
-                    Some(Some(w)) => ef.get_bits::<32>(32 * w).get_bits::<8>(8 * b),
-                    Some(None) => self.kmask.val().get_bits::<8>(8 * b),
+                    None => 0,
+                    Some(Some(w)) => ef.get_bits::<32>(32 * w).get_bits::<8>(8 * b).to_u64() as u8,
+                    Some(None) => (kmask >> (8 * b)) as u8,
                 },
-            };
-            y.set_bits::<8>(8 * lane, byte);
-        }
-        self.y.next = y;
+            })
+            .collect();
+        self.y.next = crate::prims::bits_of(&y);
         self.ykeep.next = keep_flags::<N, L>(ef, cnt, elem, raw, first);
     }
     fn connect(&mut self) {
@@ -199,13 +199,14 @@ impl<const N: usize, const W: usize, const L: usize, const WL: usize> Logic
     for SlotDrop<N, W, L, WL>
 {
     fn update(&mut self) {
-        let mut d = Bits::<W>::default();
+        let y = crate::prims::bytes_of(self.y.val());
+        let mut d = vec![0u8; N];
         for (lane, what) in layout(N).into_iter().enumerate() {
             if let Lane::Data(j) = what {
-                d.set_bits::<8>(8 * j, self.y.val().get_bits::<8>(8 * lane));
+                d[j] = y[lane];
             }
         }
-        self.d.next = d;
+        self.d.next = crate::prims::bits_of(&d);
     }
     fn connect(&mut self) {
         assert_eq!(lanes(N), L, "SlotDrop: L must be N + 4*max(1, N/32)");

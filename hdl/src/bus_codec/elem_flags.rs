@@ -29,13 +29,16 @@ pub(crate) fn elem_bytes(elem: u64) -> usize {
 
 impl<const N: usize, const W: usize> Logic for ElemFlags<N, W> {
     fn update(&mut self) {
-        let (d, cnt) = (self.d.val(), self.cnt.val().to_u64() as usize);
+        let (d, cnt) = (
+            crate::prims::bytes_of(self.d.val()),
+            self.cnt.val().to_u64() as usize,
+        );
         let eb = elem_bytes(self.elem.val().to_u64());
         let mut ef = Bits::<N>::default();
         for i in 0..N / eb {
             let nz = (0..eb).any(|b| {
                 let j = eb * i + b;
-                j < cnt && d.get_bits::<8>(8 * j).any()
+                j < cnt && d[j] != 0
             });
             ef = ef.replace_bit(i, nz);
         }

@@ -31,15 +31,15 @@ fn blocks(n: usize) -> usize {
 
 impl<const N: usize, const WL: usize> Logic for MaskChain<N, WL> {
     fn update(&mut self) {
-        let win = self.win.val();
+        let win = crate::prims::bytes_of(self.win.val());
         let eb = elem_bytes(self.elem.val().to_u64());
         let mut ef = Bits::<N>::default();
         let mut o = 0usize;
         for i in 0..blocks(N) {
             let mut m = 0u64;
             for b in 0..4 {
-                if 8 * (o + b) + 8 <= WL {
-                    m |= win.get_bits::<8>(8 * (o + b)).to_u64() << (8 * b);
+                if let Some(x) = win.get(o + b) {
+                    m |= u64::from(*x) << (8 * b);
                 }
             }
             for bit in 0..32 {

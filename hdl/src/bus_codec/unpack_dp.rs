@@ -29,10 +29,8 @@ impl<const N: usize, const W: usize, const FW: usize> Logic for UnpackDatapath<N
         let mut nxt = self.sbuf.val() >> (8 * self.cons.val().to_u64());
         if self.take.val() {
             let cnt = (self.in_cnt.val().to_u64() as usize).min(N);
-            let mut ext = Bits::<FW>::default();
-            for j in 0..cnt {
-                ext.set_bits::<8>(8 * j, self.in_data.val().get_bits::<8>(8 * j));
-            }
+            let bytes = crate::prims::bytes_of(self.in_data.val());
+            let ext = crate::prims::bits_of::<FW>(&bytes[..cnt]);
             nxt = nxt | (ext << (8 * self.pos.val().to_u64()));
         }
         self.nxt.next = nxt;

@@ -35,17 +35,10 @@ pub struct ByteCompact<const L: usize, const W: usize> {
 
 impl<const L: usize, const W: usize> Logic for ByteCompact<L, W> {
     fn update(&mut self) {
-        let (d, keep) = (self.d.val(), self.keep.val());
-        let mut y = Bits::<W>::default();
-        let mut n = 0;
-        for i in 0..L {
-            if keep.get_bit(i) {
-                y.set_bits::<8>(8 * n, d.get_bits::<8>(8 * i));
-                n += 1;
-            }
-        }
-        self.y.next = y;
-        self.n.next = (n as u64).into();
+        let (d, keep) = (super::bytes_of(self.d.val()), self.keep.val());
+        let kept: Vec<u8> = (0..L).filter(|i| keep.get_bit(*i)).map(|i| d[i]).collect();
+        self.n.next = (kept.len() as u64).into();
+        self.y.next = super::bits_of(&kept);
     }
     fn connect(&mut self) {
         assert_eq!(8 * L, W, "ByteCompact: W must be 8*L");

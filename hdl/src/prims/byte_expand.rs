@@ -27,16 +27,16 @@ pub struct ByteExpand<const L: usize, const W: usize> {
 
 impl<const L: usize, const W: usize> Logic for ByteExpand<L, W> {
     fn update(&mut self) {
-        let (d, keep) = (self.d.val(), self.keep.val());
-        let mut y = Bits::<W>::default();
+        let (d, keep) = (super::bytes_of(self.d.val()), self.keep.val());
+        let mut y = vec![0u8; L];
         let mut n = 0;
-        for i in 0..L {
+        for (i, lane) in y.iter_mut().enumerate() {
             if keep.get_bit(i) {
-                y.set_bits::<8>(8 * i, d.get_bits::<8>(8 * n));
+                *lane = d[n];
                 n += 1;
             }
         }
-        self.y.next = y;
+        self.y.next = super::bits_of(&y);
         self.n.next = (n as u64).into();
     }
     fn connect(&mut self) {

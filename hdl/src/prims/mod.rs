@@ -21,6 +21,8 @@
 //! The DMA's `ChunkFifo` and `HeaderPack` also have Verilog bodies but are engine blocks,
 //! not primitives; they stay with the engine in `dma/`.
 
+use rust_hdl::core::prelude::*;
+
 mod byte_compact;
 mod byte_expand;
 mod compact;
@@ -50,3 +52,35 @@ pub use popcount::{PopCount, PopCount32, StrobeCount};
 pub use reg_queue::RegQueue;
 pub use thermo::Thermo;
 pub use zero_extend::ZeroExtend;
+
+/// The bytes of a vector, byte `j` = bits `[8j +: 8]` (simulation models of the byte-lane
+/// primitives; 64 bits at a time, which is what makes the wide models fast enough).
+pub(crate) fn bytes_of<const W: usize>(v: Bits<W>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(W / 8);
+    let mut j = 0;
+    while j + 64 <= W {
+        out.extend_from_slice(&v.get_bits::<64>(j).to_u64().to_le_bytes());
+        j += 64;
+    }
+    while j + 8 <= W {
+        out.push(v.get_bits::<8>(j).to_u64() as u8);
+        j += 8;
+    }
+    out
+}
+
+/// The vector of `bytes` (zero above them): the inverse of [`bytes_of`].
+pub(crate) fn bits_of<const W: usize>(bytes: &[u8]) -> Bits<W> {
+    let mut v = Bits::<W>::default();
+    let mut j = 0;
+    while j + 64 <= W && j / 8 + 8 <= bytes.len() {
+        let w = u64::from_le_bytes(bytes[j / 8..j / 8 + 8].try_into().expect("8 bytes"));
+        v.set_bits::<64>(j, w.into());
+        j += 64;
+    }
+    while j + 8 <= W && j / 8 < bytes.len() {
+        v.set_bits::<8>(j, (bytes[j / 8] as u64).into());
+        j += 8;
+    }
+    v
+}
