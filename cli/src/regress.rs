@@ -52,6 +52,9 @@ pub struct Args {
     /// KiB moved by each DMA throughput descriptor.
     #[arg(long, default_value_t = 1024)]
     dma_throughput_kib: usize,
+    /// MiB of the large-descriptor case (one COMPRESS of tiled corpus tensors; 0 skips it).
+    #[arg(long, default_value_t = 64)]
+    dma_large_mib: usize,
 }
 
 /// Runs `cdma regress`.
@@ -82,6 +85,7 @@ pub fn run(a: Args) -> CliResult {
                     filter: a.filter.clone(),
                     edge: !a.no_edge,
                     throughput_bytes: a.dma_throughput_kib * 1024,
+                    large_bytes: a.dma_large_mib << 20,
                 },
             )?;
             by_top.push((top.clone(), r));

@@ -1,6 +1,7 @@
 //! The DMA engine part of `cdma regress`: corpus chains (COMPRESS → DECOMPRESS round trips,
 //! COPYs) under random memory latency and backpressure, every fault scenario, an abort, and
-//! the throughput pair at a fixed 100-cycle latency, all compared with the golden model
+//! the throughput pair and the large descriptor (64 MiB in one COMPRESS) at a fixed 100-cycle
+//! latency, all compared with the golden model
 //! (`cdma_tb::dma`). One table row per case group, named by the top.
 
 use cdma_analysis::table::Table;
@@ -9,7 +10,8 @@ use cdma_tb::dma::{
     engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
 };
 use cdma_tb::dma_cases::{
-    abort_case, chain_cases, concat_data, fault_cases, regress_tensors, throughput_cases,
+    abort_case, chain_cases, concat_data, fault_cases, large_cases, regress_tensors,
+    throughput_cases,
 };
 use cdma_tb::dma_scenario::Tensor;
 use indicatif::ProgressBar;
@@ -28,6 +30,8 @@ pub struct DmaOpts {
     pub edge: bool,
     /// Bytes moved by each throughput descriptor.
     pub throughput_bytes: usize,
+    /// Bytes of the large-descriptor case (0: none).
+    pub large_bytes: usize,
 }
 
 /// Fixed memory latency of the throughput figures (the measurement condition).
@@ -81,17 +85,21 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         o.throughput_bytes,
         engine.elem_bits() as usize / 8,
     );
-    let tput = throughput_cases(&engine, &data, 5);
+    let mut tput = throughput_cases(&engine, &data, 5);
+    if o.large_bytes > 0 {
+        tput.extend(large_cases(&engine, &tensors, o.large_bytes, 11));
+    }
 
     let total = (cases.len() + faults.len() + 1 + tput.len()) as u64;
     let bar = ProgressBar::new(total);
     eprintln!(
-        "regress dma: {} on {} tensors ({} chains), {} fault scenarios, 1 abort, throughput over {} KiB",
+        "regress dma: {} on {} tensors ({} chains), {} fault scenarios, 1 abort, throughput over {} KiB, a {} MiB descriptor",
         o.top,
         tensors.len(),
         cases.len(),
         faults.len(),
-        data.len() / 1024
+        data.len() / 1024,
+        o.large_bytes >> 20
     );
     let mut results = Vec::new();
     let note = |r: &DmaResult, bar: &ProgressBar| {

@@ -1,5 +1,5 @@
-//! The DMA case lists: corpus chains, fault scenarios, an abort, the throughput pair — each a
-//! [`DmaCase`] for [`crate::dma::run_case`] (and later `cdma regress`).
+//! The DMA case lists: corpus chains, fault scenarios, an abort, the throughput pair, the large
+//! descriptor — each a [`DmaCase`] for [`crate::dma::run_case`] (and `cdma regress`).
 
 use std::ops::Range;
 
@@ -7,12 +7,23 @@ use cdma_corpus::{Corpus, CorpusError};
 use cdma_model::dma::EngineConfig;
 
 use crate::dma::{AbortPlan, DmaCase};
-use crate::dma_faults::{abort_chain, all_faults, throughput_compress, throughput_decompress};
+use crate::dma_faults::{
+    abort_chain, all_faults, compress_alone, throughput_compress, throughput_decompress,
+};
 use crate::dma_scenario::{random_chain, RandomOpts, Tensor};
 
 /// A second address window (above 8 GiB) for the chain that runs after an abort, so the
 /// aborted chain's unspecified bytes cannot be confused with it.
 pub const AFTER_ABORT_WINDOW: Range<u64> = 0x2_0000_0000..0x2_0400_0000;
+
+/// The large-descriptor case's address window: 1 GiB from 16 GiB, room for its 64 MiB
+/// source, a 64 MiB payload capacity and the metadata, each with guards (the default window is
+/// 64 MiB).
+pub const LARGE_WINDOW: Range<u64> = 0x4_0000_0000..0x4_4000_0000;
+
+/// Bytes of the large-descriptor case: 64 MiB in one descriptor, 16384 chunks of 4 KiB (the
+/// engine held at most 1024 before the chunk index was streamed, issue 13).
+pub const LARGE_BYTES: usize = 64 << 20;
 
 /// The corpus tensors whose element width is the engine's (`E` = bus bits / 32): f32 on the
 /// 1024-bit engine, bf16 and f16 on the 512-bit one, none on the 256-bit one.
@@ -173,4 +184,23 @@ pub fn throughput_cases(engine: &EngineConfig, data: &[u8], seed: u64) -> Vec<Dm
         abort: None,
     })
     .collect()
+}
+
+/// One COMPRESS of `bytes` bytes of the tensors tiled (real activations, [`concat_data`]) in
+/// one descriptor, in [`LARGE_WINDOW`]; the frame in memory (payload and metadata) is checked
+/// against the golden model's byte for byte, guards included.
+pub fn large_cases(
+    engine: &EngineConfig,
+    tensors: &[Tensor],
+    bytes: usize,
+    seed: u64,
+) -> Vec<DmaCase> {
+    let data = concat_data(tensors, bytes, engine.elem().bytes());
+    let name = format!("large COMPRESS of {} MiB", data.len() >> 20);
+    vec![DmaCase {
+        scenario: compress_alone(&name, engine, &data, seed, LARGE_WINDOW),
+        name,
+        group: "dma-large".into(),
+        abort: None,
+    }]
 }

@@ -148,7 +148,6 @@ pub struct DescCheck {
     bb_mask32: Constant<Bits<LEN_BITS>>,
     lg_bb: Constant<Bits<5>>,
     eb_mask: Constant<Bits<LEN_BITS>>,
-    idx_max: Constant<Bits<LEN_BITS>>,
     one: Constant<Bits<LEN_BITS>>,
     ok: Constant<Bits<CODE_BITS>>,
     e_bad_desc: Constant<Bits<CODE_BITS>>,
@@ -222,7 +221,6 @@ impl DescCheck {
             bb_mask32: c(bb as u64 - 1),
             lg_bb: c(log2(bb)),
             eb_mask: c((e / 8) as u64 - 1),
-            idx_max: c(1 << IDX_LOG2),
             one: c(1),
             ok: code(error::OK),
             e_bad_desc: code(error::BAD_DESC),
@@ -327,7 +325,7 @@ impl Logic for DescCheck {
             | (self.dst_addr.val() & self.bb_mask.val()).any()
             | ((self.is_comp.val() | self.is_dec.val())
                 & (self.meta_addr.val() & self.bb_mask.val()).any());
-        // ---- in order; steps 5 (length) and 6 (capacity, chunk count) last
+        // ---- in order; steps 5 (length) and 6 (COPY capacity) last
         self.code.next = self.ok.val();
         if self.bad.val() {
             self.code.next = self.e_bad_desc.val();
@@ -339,8 +337,6 @@ impl Logic for DescCheck {
             self.code.next = self.e_bad_desc.val();
         } else if self.is_copy.val() & (self.src_len.val() > self.dst_cap.val()) {
             self.code.next = self.e_overflow.val();
-        } else if self.is_comp.val() & (self.n_chunks.val() > self.idx_max.val()) {
-            self.code.next = self.e_unsupported.val();
         }
     }
 }

@@ -346,6 +346,9 @@ macro_rules! dma_top {
                 self.wr.wr_data.next = self.ctl.wr_data.val();
                 self.wr.wr_strb.next = self.ctl.wr_strb.val();
                 self.wr.wr_last.next = self.ctl.wr_last.val();
+                self.wr.wr_close.next = self.ctl.wr_close.val();
+                self.wr.wr_jump.next = self.ctl.wr_jump.val();
+                self.wr.wr_jump_addr.next = self.ctl.wr_jump_addr.val();
                 self.wr.wr_valid.next = self.ctl.wr_valid.val();
                 self.ctl.wr_ready.next = self.wr.wr_ready.val();
                 self.ctl.wr_done.next = self.wr.wr_done.val();

@@ -148,10 +148,6 @@ fn compress(
     let bb = u64::from(cfg.bus_bytes());
     let len = u64::from(desc.src_len);
     let n = layout::n_chunks(len, chunk_log2);
-    // Step 6.
-    if n > 1u64 << cfg.idx_log2() {
-        return OpResult::early(code::UNSUPPORTED);
-    }
     // Step 8: chunk by chunk, in stream order.
     let unspec = vec![
         region(desc.dst_addr, u64::from(desc.dst_cap)),

@@ -8,7 +8,10 @@ use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
 use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
 use super::parts::{builder, compress_regions, place_frame, push_decompress};
 use crate::axi::Resp;
-use crate::dma_scenario::{compress_desc, frame_parts, Scenario, Tensor};
+use crate::dma_scenario::{
+    compress_desc, frame_parts, ChainBuilder, Scenario, Tensor, DEFAULT_WINDOW,
+};
+use std::ops::Range;
 
 /// Every fault scenario that applies to `engine`, each seeded from `seed`.
 pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
@@ -50,7 +53,19 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
 /// One large COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`), alone in
 /// its chain: the read side of the throughput goal.
 pub fn throughput_compress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
-    let mut b = builder("throughput COMPRESS", engine, seed);
+    compress_alone("throughput COMPRESS", engine, data, seed, DEFAULT_WINDOW)
+}
+
+/// One COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`) named `name`,
+/// alone in its chain, its regions in `window`.
+pub fn compress_alone(
+    name: &str,
+    engine: &EngineConfig,
+    data: &[u8],
+    seed: u64,
+    window: Range<u64>,
+) -> Scenario {
+    let mut b = ChainBuilder::new(name, *engine, seed, window);
     let chunk = engine.chunk_log2_max();
     let parts = frame_parts(data, engine.elem(), chunk);
     let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
@@ -58,7 +73,7 @@ pub fn throughput_compress(engine: &EngineConfig, data: &[u8], seed: u64) -> Sce
     let len = data.len() as u32;
     b.push(
         compress_desc(engine, src, len, dst, len, meta, chunk),
-        "COMPRESS (throughput)",
+        name,
         Some(codes::OK),
     );
     b.finish()

@@ -80,8 +80,6 @@ pub enum DescFault {
     OtherElem,
     /// COMPRESS chunk_log2 above CHUNK_LOG2_MAX (UNSUPPORTED).
     ChunkAboveMax,
-    /// COMPRESS of more than 2^IDX_LOG2 chunks (UNSUPPORTED).
-    TooManyChunks,
     /// src_addr off the bus alignment (UNALIGNED).
     UnalignedSrc,
     /// dst_addr off the bus alignment (UNALIGNED).
@@ -97,7 +95,7 @@ pub enum DescFault {
 
 impl DescFault {
     /// Every descriptor fault.
-    pub const ALL: [DescFault; 18] = [
+    pub const ALL: [DescFault; 17] = [
         DescFault::OpReserved,
         DescFault::ElemReserved,
         DescFault::ReservedBit,
@@ -110,7 +108,6 @@ impl DescFault {
         DescFault::LenNotWhole,
         DescFault::OtherElem,
         DescFault::ChunkAboveMax,
-        DescFault::TooManyChunks,
         DescFault::UnalignedSrc,
         DescFault::UnalignedDst,
         DescFault::UnalignedMeta,
@@ -122,7 +119,7 @@ impl DescFault {
     pub fn code(self) -> ErrorCode {
         use DescFault::*;
         match self {
-            OtherElem | ChunkAboveMax | TooManyChunks => codes::UNSUPPORTED,
+            OtherElem | ChunkAboveMax => codes::UNSUPPORTED,
             UnalignedSrc | UnalignedDst | UnalignedMeta | UnalignedHalfBeat | UnalignedDesc => {
                 codes::UNALIGNED
             }
@@ -144,11 +141,7 @@ pub fn bad_desc(engine: &EngineConfig, seed: u64, fault: DescFault) -> Scenario 
     let bb = u64::from(engine.bus_bytes());
     good_copy(&mut b, Some(codes::OK));
     let i = b.next_index();
-    let len: u32 = if fault == TooManyChunks {
-        ((1u32 << engine.idx_log2()) + 1) << 7
-    } else {
-        1024
-    };
+    let len: u32 = 1024;
     let src = b.alloc(
         u64::from(len) + bb,
         bb,
@@ -207,7 +200,6 @@ pub fn bad_desc(engine: &EngineConfig, seed: u64, fault: DescFault) -> Scenario 
             let c = engine.chunk_log2_max() + 1;
             desc.control = control_word(Op::Compress, e, c, false, false);
         }
-        TooManyChunks => desc.control = control_word(Op::Compress, e, 7, false, false),
         UnalignedSrc => desc.src_addr += off,
         UnalignedDst => desc.dst_addr += off,
         UnalignedMeta => desc.meta_addr += off,

@@ -9,7 +9,7 @@
 //! * **Bursts.** Beats go into a W FIFO (RAM, `2^FIFO_LOG2` entries of data, strobes and a
 //!   burst-last flag; `FIFO_LOG2` = 5, 32 entries). A burst closes when its beat count reaches
 //!   `WR_BURST_MAX` (constructor argument, 1..=16, default 16), when its next beat would cross
-//!   a 4 KiB boundary, or with the stream's `last` beat; the closing beat is written with the
+//!   a 4 KiB boundary, with a beat flagged `wr_close`, or with the stream's `last` beat; the closing beat is written with the
 //!   burst-last flag, and the burst's AW (`awid = 0`, `awsize = log2(BB)`, INCR,
 //!   `awcache = 0b0011`, `awprot = 0`) is presented from the next cycle. So AW is only issued
 //!   for a burst whose beats are all in the FIFO, and W never waits on the producer mid-burst.
@@ -18,6 +18,15 @@
 //!   bursts). AW requests wait in a two-entry queue; a beat is taken only while its second entry is free
 //!   (a register), so a closing beat always finds room for its AW and `wr_ready` depends on
 //!   registers only (never on `m_axi_awready` or `wr_valid`).
+//! * **Address jumps.** A beat flagged `wr_jump` is written at `wr_jump_addr` (bus-aligned)
+//!   instead of after the beat before it, and the beats after it continue from there. A jump
+//!   starts a new burst, so the beat before it must have closed its burst: the producer flags
+//!   that beat `wr_close` (a jump while a burst is being filled is a protocol error). The
+//!   controller interleaves chunk-index beats into the payload this way: payload beat
+//!   (`wr_close`), index beat (`wr_jump` to its meta address, `wr_close`), payload beat
+//!   (`wr_jump` back to the payload address it tracks). `wr_close` is asked of the producer
+//!   rather than closing the burst when the jump arrives because the beat before the jump is
+//!   already in the W FIFO without its burst-last flag by then.
 //! * **Write latency.** A beat written into the FIFO can leave on W two cycles later.
 //! * **Abort.** `abort` (pulse or level): no further beat and no new stream is taken; bursts
 //!   already closed (AW issued or presented) get all their W beats, as AXI requires, and their
@@ -67,6 +76,13 @@ macro_rules! axi_write_master {
             pub wr_strb: Signal<In, Bits<$sw>>,
             /// Last beat of the stream.
             pub wr_last: Signal<In, Bit>,
+            /// The beat closes its burst (the next beat may jump).
+            pub wr_close: Signal<In, Bit>,
+            /// The beat is written at `wr_jump_addr` and starts a new burst there (the beat
+            /// before it must have closed its burst: `wr_close`, `wr_last` or a full burst).
+            pub wr_jump: Signal<In, Bit>,
+            /// With `wr_jump`: bus-aligned byte address of the beat.
+            pub wr_jump_addr: Signal<In, Bits<64>>,
             /// Write beat handshake: valid.
             pub wr_valid: Signal<In, Bit>,
             /// Write beat handshake: taken this cycle if `wr_valid`.
@@ -123,9 +139,10 @@ macro_rules! axi_write_master {
             last_in: DFF<Bit>,
             aborting: DFF<Bit>,
             err: DFF<Bit>,
-            // --- the burst being filled: start address, beats so far
+            // --- the burst being filled: start address, beats so far; address of the next beat
             f_addr: DFF<Bits<64>>,
             f_cnt: DFF<Bits<8>>,
+            next_addr: DFF<Bits<64>>,
             // --- AW register
             aw_valid: DFF<Bit>,
             aw_addr: DFF<Bits<64>>,
@@ -151,6 +168,8 @@ macro_rules! axi_write_master {
             w_bytes_q: DFF<Bits<8>>,
             // --- locals
             dropping: Signal<Local, Bit>,
+            beat_addr: Signal<Local, Bits<64>>,
+            burst_addr: Signal<Local, Bits<64>>,
             f_full: Signal<Local, Bit>,
             f_empty: Signal<Local, Bit>,
             boundary_m1: Signal<Local, Bits<8>>,
@@ -170,9 +189,7 @@ macro_rules! axi_write_master {
             one16: Constant<Bits<16>>,
             zero16: Constant<Bits<16>>,
             wbm_m1: Constant<Bits<8>>,
-            one64: Constant<Bits<64>>,
-            page_off: Constant<Bits<64>>,
-            burst_bytes: Constant<Bits<64>>,
+            bb64: Constant<Bits<64>>,
             beat_mask: Constant<Bits<8>>,
             size: Constant<Bits<3>>,
             incr: Constant<Bits<2>>,
@@ -208,6 +225,9 @@ macro_rules! axi_write_master {
                     wr_data: Default::default(),
                     wr_strb: Default::default(),
                     wr_last: Default::default(),
+                    wr_close: Default::default(),
+                    wr_jump: Default::default(),
+                    wr_jump_addr: Default::default(),
                     wr_valid: Default::default(),
                     wr_ready: Default::default(),
                     wr_done: Default::default(),
@@ -239,6 +259,7 @@ macro_rules! axi_write_master {
                     err: Default::default(),
                     f_addr: Default::default(),
                     f_cnt: Default::default(),
+                    next_addr: Default::default(),
                     aw_valid: Default::default(),
                     aw_addr: Default::default(),
                     aw_len: Default::default(),
@@ -257,6 +278,8 @@ macro_rules! axi_write_master {
                     strb_count: Default::default(),
                     w_bytes_q: Default::default(),
                     dropping: Default::default(),
+                    beat_addr: Default::default(),
+                    burst_addr: Default::default(),
                     f_full: Default::default(),
                     f_empty: Default::default(),
                     boundary_m1: Default::default(),
@@ -275,9 +298,7 @@ macro_rules! axi_write_master {
                     one16: Constant::new(1u64.into()),
                     zero16: Constant::new(0u64.into()),
                     wbm_m1: Constant::new((wr_burst_max as u64 - 1).into()),
-                    one64: Constant::new(1u64.into()),
-                    page_off: Constant::new(0xFFFu64.into()),
-                    burst_bytes: Constant::new((wr_burst_max as u64 * bb).into()),
+                    bb64: Constant::new(bb.into()),
                     beat_mask: Constant::new(((4096u64 >> $lg) - 1).into()),
                     size: Constant::new(($lg as u64).into()),
                     incr: Constant::new(1u64.into()),
@@ -297,7 +318,7 @@ macro_rules! axi_write_master {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, open, last_in, aborting, err, f_addr, f_cnt, aw_valid, aw_addr,
+                    self, clock, open, last_in, aborting, err, f_addr, f_cnt, next_addr, aw_valid, aw_addr,
                     aw_len, aw1_valid, aw1_addr, aw1_len, w_bursts, b_out, wp, wpd, rp, w_bytes_q
                 );
                 self.ram_data.write_clock.next = self.clock.val();
@@ -312,11 +333,21 @@ macro_rules! axi_write_master {
                 self.f_full.next = (self.wp.q.val() - self.rp.q.val()) == self.depth.val();
                 self.f_empty.next = self.rp.q.val() == self.wpd.q.val();
                 self.wpd.d.next = self.wp.q.val();
+                // ---- the offered beat's address (after the previous beat, or its jump) and
+                // the start of the burst it belongs to (itself when it opens one)
+                self.beat_addr.next = self.next_addr.q.val();
+                if self.wr_jump.val() {
+                    self.beat_addr.next = self.wr_jump_addr.val();
+                }
+                self.burst_addr.next = self.f_addr.q.val();
+                if self.f_cnt.q.val() == self.zero8.val() {
+                    self.burst_addr.next = self.beat_addr.val();
+                }
                 // ---- where the burst being filled must close: WR_BURST_MAX beats, or the
                 // beat before the 4 KiB boundary (beats left in the page - 1 = the inverted
                 // beat index of its start)
                 self.boundary_m1.next =
-                    (!self.f_addr.q.val().get_bits::<8>($lg)) & self.beat_mask.val();
+                    (!self.burst_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
                 self.cut.next = self.boundary_m1.val() < self.wbm_m1.val();
                 self.cap.next = self.wbm_m1.val();
                 if self.cut.val() {
@@ -331,7 +362,9 @@ macro_rules! axi_write_master {
                     & !self.rst.val();
                 self.write.next = self.wr_valid.val() & self.wr_ready.val();
                 self.closes.next = self.write.val()
-                    & (self.wr_last.val() | (self.f_cnt.q.val() == self.cap.val()));
+                    & (self.wr_last.val()
+                        | self.wr_close.val()
+                        | (self.f_cnt.q.val() == self.cap.val()));
                 self.ram_data.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
                 self.ram_strb.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
                 self.ram_last.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
@@ -344,6 +377,8 @@ macro_rules! axi_write_master {
                 if self.write.val() {
                     self.wp.d.next = self.wp.q.val() + self.one_fp.val();
                     self.f_cnt.d.next = self.f_cnt.q.val() + self.one8.val();
+                    self.f_addr.d.next = self.burst_addr.val();
+                    self.next_addr.d.next = self.beat_addr.val() + self.bb64.val();
                 }
                 // ---- AW: a two-entry queue (the presented entry `aw_*`, the one behind it
                 // `aw1_*`); a closing beat is only taken while `aw1` is free, so it always
@@ -358,19 +393,14 @@ macro_rules! axi_write_master {
                 if self.closes.val() {
                     if self.aw_valid.q.val() & !self.aw_pop.val() {
                         self.aw1_valid.d.next = true;
-                        self.aw1_addr.d.next = self.f_addr.q.val();
+                        self.aw1_addr.d.next = self.burst_addr.val();
                         self.aw1_len.d.next = self.f_cnt.q.val();
                     } else {
                         self.aw_valid.d.next = true;
-                        self.aw_addr.d.next = self.f_addr.q.val();
+                        self.aw_addr.d.next = self.burst_addr.val();
                         self.aw_len.d.next = self.f_cnt.q.val();
                     }
                     self.f_cnt.d.next = self.zero8.val();
-                    self.f_addr.d.next = self.f_addr.q.val() + self.burst_bytes.val();
-                    if self.cut.val() {
-                        self.f_addr.d.next =
-                            (self.f_addr.q.val() | self.page_off.val()) + self.one64.val();
-                    }
                     if self.wr_last.val() {
                         self.last_in.d.next = true;
                     }
@@ -428,7 +458,7 @@ macro_rules! axi_write_master {
                 self.wr_req_ready.next = !self.open.q.val() & !self.dropping.val() & !self.rst.val();
                 if self.wr_req_valid.val() & self.wr_req_ready.val() {
                     self.open.d.next = true;
-                    self.f_addr.d.next = self.wr_req_addr.val();
+                    self.next_addr.d.next = self.wr_req_addr.val();
                     self.f_cnt.d.next = self.zero8.val();
                     self.err.d.next = false;
                 }

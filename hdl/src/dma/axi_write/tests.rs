@@ -1,4 +1,4 @@
-//! Tests of the AXI write master against a Rust AXI slave model (burst cuts, strobes, B errors, backpressure, abort).
+//! Tests of the AXI write master against a Rust AXI slave model (burst cuts, strobes, B errors, backpressure, abort, address jumps).
 
 use super::*;
 use crate::testutil::{clock_cycle, settle, XorShift64};
@@ -25,10 +25,30 @@ struct Aw {
     beats: u64,
 }
 
+/// One stream: segments `(start address, beats)`; every segment after the first is reached by a
+/// jump (its first beat `wr_jump`, the beat before it `wr_close`).
+type Stream = Vec<(u64, u64)>;
+
+/// Streams of one segment each.
+fn plain(streams: &[(u64, u64)]) -> Vec<Stream> {
+    streams.iter().map(|s| vec![*s]).collect()
+}
+
+/// (address, jump, close) of each beat of a stream.
+fn stream_beats(stream: &Stream) -> Vec<(u64, bool, bool)> {
+    let mut v = vec![];
+    for (k, &(addr, beats)) in stream.iter().enumerate() {
+        for i in 0..beats {
+            let close = i + 1 == beats && k + 1 < stream.len();
+            v.push((addr + i * BB, k > 0 && i == 0, close));
+        }
+    }
+    v
+}
+
 struct Scenario {
     wbm: usize,
-    /// (start address, beats)
-    streams: Vec<(u64, u64)>,
+    streams: Vec<Stream>,
     wr_valid_pct: u64,
     aw_ready_pct: u64,
     w_ready_pct: u64,
@@ -68,7 +88,7 @@ fn run(s: &Scenario) -> Outcome {
     clock_cycle!(&mut uut);
     clock_cycle!(&mut uut);
     uut.rst.next = false;
-    let total: u64 = s.streams.iter().map(|x| x.1).sum();
+    let total: u64 = s.streams.iter().flatten().map(|x| x.1).sum();
     let mut o = Outcome::default();
     // producer
     let (mut stream, mut req_sent, mut beat, mut wvalid) = (0usize, false, 0u64, false);
@@ -94,15 +114,19 @@ fn run(s: &Scenario) -> Outcome {
         let have = stream < s.streams.len();
         uut.wr_req_valid.next = have && !req_sent;
         if have {
-            let (addr, beats) = s.streams[stream];
-            uut.wr_req_addr.next = addr.into();
+            let beats = stream_beats(&s.streams[stream]);
+            uut.wr_req_addr.next = s.streams[stream][0].0.into();
             if !wvalid {
-                wvalid = req_sent && beat < beats && rng.chance(s.wr_valid_pct);
+                wvalid = req_sent && beat < beats.len() as u64 && rng.chance(s.wr_valid_pct);
             }
-            let a = addr + beat * BB;
+            let (a, jump, close) = beats.get(beat as usize).copied().unwrap_or_default();
             uut.wr_data.next = beat_data(a);
             uut.wr_strb.next = beat_strb(a).into();
-            uut.wr_last.next = beat + 1 == beats;
+            uut.wr_last.next = beat + 1 == beats.len() as u64;
+            uut.wr_jump.next = jump;
+            // Where the producer does not jump, the jump address must not matter.
+            uut.wr_jump_addr.next = if jump { a.into() } else { (!a).into() };
+            uut.wr_close.next = close;
         }
         uut.wr_valid.next = wvalid;
         // ---- slave
@@ -176,7 +200,11 @@ fn run(s: &Scenario) -> Outcome {
                 "wr_done for an aborted stream"
             );
             assert_eq!(bursts_open, 0, "wr_done before every B");
-            assert_eq!(beat, s.streams[stream].1, "wr_done before the last beat");
+            assert_eq!(
+                beat,
+                stream_beats(&s.streams[stream]).len() as u64,
+                "wr_done before the last beat"
+            );
             o.done.push((stream, uut.wr_err.val(), cycle));
             stream += 1;
             req_sent = false;
@@ -217,10 +245,10 @@ fn run(s: &Scenario) -> Outcome {
     o
 }
 
-/// Bursts of a stream: WR_BURST_MAX beats, cut at each 4 KiB boundary.
-fn expected_bursts(streams: &[(u64, u64)], wbm: u64) -> Vec<Aw> {
+/// Bursts of a stream: WR_BURST_MAX beats, cut at each 4 KiB boundary and at each jump.
+fn expected_bursts(streams: &[Stream], wbm: u64) -> Vec<Aw> {
     let mut v = vec![];
-    for &(mut addr, mut beats) in streams {
+    for &(mut addr, mut beats) in streams.iter().flatten() {
         while beats > 0 {
             let n = beats.min(wbm).min((4096 - (addr & 0xFFF)) / BB);
             v.push(Aw { addr, beats: n });
@@ -231,9 +259,9 @@ fn expected_bursts(streams: &[(u64, u64)], wbm: u64) -> Vec<Aw> {
     v
 }
 
-fn check_mem(o: &Outcome, streams: &[(u64, u64)]) {
+fn check_mem(o: &Outcome, streams: &[Stream]) {
     let mut want = BTreeMap::new();
-    for &(addr, beats) in streams {
+    for &(addr, beats) in streams.iter().flatten() {
         for i in 0..beats {
             let a = addr + i * BB;
             want.insert(a, (beat_data(a), beat_strb(a)));
@@ -257,7 +285,7 @@ fn bursts_cut_at_max_and_4k_with_strobes_and_errors() {
     let streams = vec![(0x0F80, 40), (0x3000, 1), (0x4000, 17), (0x5FE0, 3)];
     let s = Scenario {
         wbm: 16,
-        streams: streams.clone(),
+        streams: plain(&streams),
         wr_valid_pct: 70,
         aw_ready_pct: 50,
         w_ready_pct: 60,
@@ -268,7 +296,7 @@ fn bursts_cut_at_max_and_4k_with_strobes_and_errors() {
         seed: 3,
     };
     let o = run(&s);
-    assert_eq!(o.aws, expected_bursts(&streams, 16));
+    assert_eq!(o.aws, expected_bursts(&plain(&streams), 16));
     assert_eq!(
         o.aws[0],
         Aw {
@@ -276,7 +304,7 @@ fn bursts_cut_at_max_and_4k_with_strobes_and_errors() {
             beats: 4
         }
     );
-    check_mem(&o, &streams);
+    check_mem(&o, &plain(&streams));
     let errs: Vec<(usize, bool)> = o.done.iter().map(|d| (d.0, d.1)).collect();
     assert_eq!(errs, vec![(0, false), (1, false), (2, true), (3, false)]);
 }
@@ -286,7 +314,7 @@ fn short_bursts_with_a_small_wr_burst_max() {
     let streams = vec![(0x1FC0, 9)];
     let s = Scenario {
         wbm: 3,
-        streams: streams.clone(),
+        streams: plain(&streams),
         wr_valid_pct: 90,
         aw_ready_pct: 30,
         w_ready_pct: 90,
@@ -297,8 +325,8 @@ fn short_bursts_with_a_small_wr_burst_max() {
         seed: 9,
     };
     let o = run(&s);
-    assert_eq!(o.aws, expected_bursts(&streams, 3));
-    check_mem(&o, &streams);
+    assert_eq!(o.aws, expected_bursts(&plain(&streams), 3));
+    check_mem(&o, &plain(&streams));
     assert_eq!(o.done.len(), 1);
 }
 
@@ -308,7 +336,7 @@ fn fifo_full_stalls_the_producer() {
     let streams = vec![(0x2000, 90)];
     let s = Scenario {
         wbm: 16,
-        streams: streams.clone(),
+        streams: plain(&streams),
         wr_valid_pct: 100,
         aw_ready_pct: 100,
         w_ready_pct: 8,
@@ -319,8 +347,8 @@ fn fifo_full_stalls_the_producer() {
         seed: 12,
     };
     let o = run(&s);
-    assert_eq!(o.aws, expected_bursts(&streams, 16));
-    check_mem(&o, &streams);
+    assert_eq!(o.aws, expected_bursts(&plain(&streams), 16));
+    check_mem(&o, &plain(&streams));
 }
 
 #[test]
@@ -329,7 +357,7 @@ fn single_beat_streams_at_full_speed() {
     let streams = vec![(0x100, 1), (0x200, 1), (0x300, 2), (0x400, 1)];
     let s = Scenario {
         wbm: 16,
-        streams: streams.clone(),
+        streams: plain(&streams),
         wr_valid_pct: 100,
         aw_ready_pct: 100,
         w_ready_pct: 100,
@@ -340,8 +368,8 @@ fn single_beat_streams_at_full_speed() {
         seed: 2,
     };
     let o = run(&s);
-    assert_eq!(o.aws, expected_bursts(&streams, 16));
-    check_mem(&o, &streams);
+    assert_eq!(o.aws, expected_bursts(&plain(&streams), 16));
+    check_mem(&o, &plain(&streams));
     assert_eq!(o.done.len(), 4);
 }
 
@@ -350,7 +378,7 @@ fn long_stream_keeps_the_w_channel_busy() {
     let streams = vec![(0x10000, 256)];
     let s = Scenario {
         wbm: 16,
-        streams: streams.clone(),
+        streams: plain(&streams),
         wr_valid_pct: 100,
         aw_ready_pct: 100,
         w_ready_pct: 100,
@@ -361,7 +389,7 @@ fn long_stream_keeps_the_w_channel_busy() {
         seed: 1,
     };
     let o = run(&s);
-    check_mem(&o, &streams);
+    check_mem(&o, &plain(&streams));
     let span = o.w_cycles.last().unwrap() - o.w_cycles[0] + 1;
     let util = o.w_cycles.len() as f64 / span as f64;
     eprintln!(
@@ -380,7 +408,7 @@ fn abort_completes_issued_bursts_then_idles() {
         let streams = vec![(0x0, 100), (0x8000, 5)];
         let s = Scenario {
             wbm: 16,
-            streams: streams.clone(),
+            streams: plain(&streams),
             wr_valid_pct: 90,
             aw_ready_pct: 60,
             w_ready_pct: 50,
@@ -415,4 +443,46 @@ fn abort_completes_issued_bursts_then_idles() {
         }
     }
     assert!(written_any.contains(&true) && written_any.contains(&false));
+}
+
+#[test]
+fn jumps_start_new_bursts_at_their_address() {
+    // Payload at 0x1000 with one-beat "index" beats at 0x9000.. interleaved (the controller's
+    // pattern), a jump back into the middle of a 4 KiB page, a jump to the beat before a
+    // 4 KiB boundary, and a second stream that jumps on its second beat.
+    let streams = vec![
+        vec![
+            (0x1000, 5),
+            (0x9000, 1),
+            (0x10A0, 20),
+            (0x9080, 1),
+            (0x1320, 3),
+            (0x2FE0, 2),
+            (0x9100, 1),
+        ],
+        vec![(0x5000, 1), (0x7000, 17)],
+    ];
+    for (seed, pct) in [(21, 100), (22, 60)] {
+        let s = Scenario {
+            wbm: 16,
+            streams: streams.clone(),
+            wr_valid_pct: pct,
+            aw_ready_pct: pct,
+            w_ready_pct: pct,
+            b_valid_pct: 100,
+            latency: 2,
+            err_range: (0x9080, 0x9081),
+            abort_at: None,
+            seed,
+        };
+        let o = run(&s);
+        assert_eq!(o.aws, expected_bursts(&streams, 16));
+        assert!(o.aws.contains(&Aw {
+            addr: 0x9080,
+            beats: 1
+        }));
+        check_mem(&o, &streams);
+        let errs: Vec<(usize, bool)> = o.done.iter().map(|d| (d.0, d.1)).collect();
+        assert_eq!(errs, vec![(0, true), (1, false)]);
+    }
 }

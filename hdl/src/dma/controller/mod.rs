@@ -3,9 +3,20 @@
 //! Per descriptor: fetch 64 bytes at `cur`, check them ([`DescCheck`]), for DECOMPRESS fetch
 //! and check the frame header ([`HdrCheck`]) and the chunk index (into the index RAM), then
 //! run the payload through the datapath (requests to the read and write masters, chunk
-//! decisions in / chunk commands out), for COMPRESS write header + index at `meta_addr`,
-//! write the status word back, follow `next`. Errors end the descriptor with a code; abort
-//! ends the chain.
+//! decisions in / chunk commands out), write the status word back, follow `next`. Errors end
+//! the descriptor with a code; abort ends the chain.
+//!
+//! ## COMPRESS index streaming
+//! Each decision taken shifts its index entry into `ib` (the meta-region beat entry `i` lives
+//! in: byte `meta_addr + 32 + 4i`; `k` words so far, `wv` their strobes; beat 0 starts at word
+//! 8, after the header slot). A complete beat moves to `ic_*`; the next payload beat is sent
+//! with `wr_close`, then the `ic` beat (`wr_jump` to its address), then the payload goes on
+//! with a `wr_jump` back to `pa`, the payload address the controller tracks. Decisions wait
+//! while `ib` is full and `ic` still waits. `ib` is then not the first index beat, so it
+//! holds `E` entries of chunks decided after `ic` was loaded, and a chunk of at least 128
+//! bytes stores at least one 4-byte mask per 32 elements (`128/E` bytes): `E` entries are at
+//! least 128 ≥ `BB` payload bytes, so a payload beat always comes to take `ic` out. After the payload stream's B responses, a second stream writes `ic`,
+//! the partial `ib` (padded into place, `IdxPad`) and the header beat, last.
 //!
 //! ## Word engine
 //! Everything the controller itself reads or writes is a stream of 32-bit words through one
@@ -14,8 +25,8 @@
 //!   cycle; word `w` of the request goes into the descriptor (`w < lim`: the last 16 words
 //!   shifted in are the descriptor, which picks the right half of a 1024-bit beat), the
 //!   header (`w < 8`) or the index RAM (`8 ≤ w < 8 + n_chunks`, checked on the way);
-//! * writing (header + index, status): words are shifted in at the top, one per cycle, with
-//!   a valid flag each (`wv`, the word strobes); after `E` words the beat is sent.
+//! * writing (header, status): words are shifted in at the top, one per cycle, with a valid
+//!   flag each (`wv`, the word strobes); after `E` words the beat is sent.
 //!
 //! `E + 1` cycles per beat: a descriptor costs 17–33 cycles, an index of `n` entries about
 //! `8 + n` words; the payload never passes through `ws`.
@@ -83,7 +94,15 @@ pub enum CtlState {
     SrcReq,
     /// Payload streaming.
     Run,
-    /// Write request (header + index, or status).
+    /// COMPRESS: open the final stream (the rest of the index, then the header).
+    MetaReq,
+    /// COMPRESS: choose the final stream's next beat.
+    MetaNext,
+    /// COMPRESS: pad the partial index beat into place.
+    IdxPad,
+    /// COMPRESS: send the complete index beat waiting in ic.
+    SendIc,
+    /// Write request (header, status).
     FillReq,
     /// Shift words into the write beat.
     Fill,

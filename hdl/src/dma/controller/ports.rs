@@ -74,6 +74,14 @@ macro_rules! controller_struct {
             pub wr_strb: Signal<Out, Bits<$bb>>,
             /// Last beat of the write stream.
             pub wr_last: Signal<Out, Bit>,
+            /// The write beat closes its burst: the next beat jumps (a payload beat before an
+            /// index beat; every beat of the controller's own).
+            pub wr_close: Signal<Out, Bit>,
+            /// The write beat goes to wr_jump_addr, not after the beat before it (an index beat,
+            /// the payload beat after it, the controller's own beats).
+            pub wr_jump: Signal<Out, Bit>,
+            /// With wr_jump: the beat's bus-aligned byte address.
+            pub wr_jump_addr: Signal<Out, Bits<ADDR_BITS>>,
             /// Write beat handshake.
             pub wr_valid: Signal<Out, Bit>,
             /// Write beat handshake.
@@ -130,8 +138,9 @@ macro_rules! controller_struct {
             pub dec_raw: Signal<In, Bit>,
             /// Decision handshake.
             pub dec_valid: Signal<In, Bit>,
-            /// Decision handshake: recorded in the index and forwarded as a chunk command
-            /// (combinational from ck_ready).
+            /// Decision handshake: shifted into the index beat being filled and forwarded as a
+            /// chunk command (combinational from ck_ready; low while both index beat registers
+            /// are full).
             pub dec_ready: Signal<Out, Bit>,
             // ---------------- chunk commands
             /// Chunk command: stored bytes of the chunk in the payload.
@@ -186,6 +195,21 @@ macro_rules! controller_struct {
             err_r: DFF<Bit>,
             err_code_r: DFF<Bits<CODE_BITS>>,
             err_desc_r: DFF<Bits<ADDR_BITS>>,
+            // COMPRESS index streaming: the beat being filled is ib (entries shifted in at
+            // the top through ejoin, k words so far, wv their strobes) for meta address ia;
+            // a complete beat waits in ic_* until it is inserted into the payload stream
+            // (ins: next beat)
+            ib: EnReg<$dw>,
+            ejoin: Join<$dwm32, 32, $dw>,
+            ia: DFF<Bits<ADDR_BITS>>,
+            ic_v: DFF<Bit>,
+            ic_d: EnReg<$dw>,
+            ic_s: DFF<Bits<$bb>>,
+            ic_a: DFF<Bits<ADDR_BITS>>,
+            ins: DFF<Bit>,
+            // address of the next payload beat; it jumps back there after an index beat
+            pa: DFF<Bits<ADDR_BITS>>,
+            pjump: DFF<Bit>,
             // children
             chk: DescCheck,
             hchk: HdrCheck,
@@ -198,19 +222,22 @@ macro_rules! controller_struct {
             code32: ZeroExtend<CODE_BITS, 32>,
             // locals
             word: Signal<Local, Bits<32>>,
+            entry: Signal<Local, Bits<32>>,
+            push_entry: Signal<Local, Bit>,
+            ic_load: Signal<Local, Bit>,
+            ic_sel: Signal<Local, Bit>,
+            idx_room: Signal<Local, Bit>,
             wvalid: Signal<Local, Bit>,
             csz: Signal<Local, Bits<LEN_BITS>>,
             size: Signal<Local, Bits<LEN_BITS>>,
             e_len: Signal<Local, Bits<LEN_BITS>>,
             e_raw: Signal<Local, Bit>,
             ent_idx: Signal<Local, Bits<IDX_LOG2>>,
-            ent_nxt: Signal<Local, Bits<IDX_LOG2>>,
             room: Signal<Local, Bits<LEN_BITS>>,
             fits: Signal<Local, Bit>,
             sa: Signal<Local, Bits<ADDR_BITS>>,
             soff: Signal<Local, Bits<$lge>>,
             cw: Signal<Local, Bits<LEN_BITS>>,
-            idx_words: Signal<Local, Bits<LEN_BITS>>,
             hidx_words: Signal<Local, Bits<LEN_BITS>>,
             status32: Signal<Local, Bits<32>>,
             can_abort: Signal<Local, Bit>,
@@ -229,7 +256,6 @@ macro_rules! controller_struct {
             desc_mask: Constant<Bits<ADDR_BITS>>,
             bb_inv: Constant<Bits<ADDR_BITS>>,
             hdr_words_i: Constant<Bits<IDX_LOG2>>,
-            hdr_words_m1_i: Constant<Bits<IDX_LOG2>>,
             status_off: Constant<Bits<ADDR_BITS>>,
             desc_words: Constant<Bits<LEN_BITS>>,
             desc_beats: Constant<Bits<LEN_BITS>>,
@@ -259,6 +285,9 @@ macro_rules! controller_struct {
             e_overflow: Constant<Bits<CODE_BITS>>,
             e_aborted: Constant<Bits<CODE_BITS>>,
             zero_addr: Constant<Bits<ADDR_BITS>>,
+            bb_addr: Constant<Bits<ADDR_BITS>>,
+            ia_hdr: Constant<Bits<ADDR_BITS>>,
+            k_hdr: Constant<Bits<8>>,
         }
     };
 }

@@ -12,11 +12,20 @@ macro_rules! controller_logic {
                     self, clock, state, cur, wv, k, w, lim, rmode, smode, got_last, rerr, flast,
                     req_addr, req_beats, code, desc_read, abort_pend, serr, n, cl, dst_len, bw,
                     off, rem, bad, wdone, ck_cnt, ck_v, ck_fetch, ck_len_r, ck_raw_r, ck_size_r,
-                    ck_last_r, busy_r, err_r, err_code_r, err_desc_r
+                    ck_last_r, busy_r, err_r, err_code_r, err_desc_r, ia, ic_v, ic_s, ic_a, ins,
+                    pa, pjump
                 );
                 self.desc.clock.next = self.clock.val();
                 self.hdr.clock.next = self.clock.val();
                 self.ws.clock.next = self.clock.val();
+                self.ic_d.clock.next = self.clock.val();
+                self.ic_d.en.next = false;
+                self.ic_d.clr.next = false;
+                self.ic_d.d.next = self.ib.q.val();
+                self.ib.clock.next = self.clock.val();
+                self.ib.clr.next = false;
+                self.ejoin.lo.next = self.ib.q.val().get_bits::<$dwm32>(32);
+                self.ib.d.next = self.ejoin.y.val();
                 self.ram.read_clock.next = self.clock.val();
                 self.ram.write_clock.next = self.clock.val();
                 self.desc.en.next = false;
@@ -45,10 +54,8 @@ macro_rules! controller_logic {
                 self.is_comp.next = self.chk.op.val() == self.op_comp.val();
                 self.is_dec.next = self.chk.op.val() == self.op_dec.val();
                 // ---- word arithmetic
-                // Index entry of word w (and of word w + 1), modulo the RAM depth.
+                // Index entry of word w, modulo the RAM depth.
                 self.ent_idx.next = self.w.q.val().get_bits::<IDX_LOG2>(0) - self.hdr_words_i.val();
-                self.ent_nxt.next =
-                    self.w.q.val().get_bits::<IDX_LOG2>(0) - self.hdr_words_m1_i.val();
                 self.csz.next = self.one32.val() << self.cl.q.val();
                 self.size.next = self.csz.val();
                 if self.rem.q.val() < self.csz.val() {
@@ -62,13 +69,28 @@ macro_rules! controller_logic {
                 self.soff.next = self.sa.val().get_bits::<$lge>(2);
                 // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
                 self.cw.next = (self.cur.q.val().get_bits::<LEN_BITS>(0) >> 2) & self.e_m1_32.val();
-                self.idx_words.next = self.n.q.val() + self.hdr_words.val();
                 // Header + index words of the fetched header (n is only loaded in HdrCheck).
                 self.hidx_words.next = self.hchk.n_chunks.val() + self.hdr_words.val();
                 self.status32.next =
                     self.st_done.val() | (self.code32.y.val() << self.st_err_lsb.val());
-                // The word shifted into the write beat (Fill).
-                self.word.next = self.ram.read_data.val();
+                // COMPRESS: the index entry of the decision offered, and whether the index beat
+                // being filled (ws) has room for it.
+                self.entry.next = self.dec_stored_len.val();
+                if self.dec_raw.val() {
+                    self.entry.next = self.dec_stored_len.val() | self.raw_mask.val();
+                }
+                self.idx_room.next = self.k.q.val() < self.k_e.val();
+                self.ejoin.hi.next = self.entry.val();
+                // A decision taken (Run): its entry is shifted into ib.
+                self.push_entry.next = (self.state.q.val() == CtlState::Run)
+                    & self.is_comp.val()
+                    & self.dec_valid.val()
+                    & self.ck_ready.val()
+                    & self.fits.val()
+                    & self.idx_room.val();
+                // The word shifted into the write beat (Fill): a header word, the status
+                // words, or none.
+                self.word.next = self.zero32.val();
                 self.wvalid.next = self.w.q.val() < self.lim.q.val();
                 if self.w.q.val() < self.hdr_words.val() {
                     self.word.next = self.hdr.q.val().get_bits::<32>(0);
@@ -117,6 +139,9 @@ macro_rules! controller_logic {
                 self.ws_load.next = false;
                 self.hdr_pack.next = false;
                 self.hdr_shift.next = false;
+                self.ic_load.next = false;
+                self.ic_sel.next = false;
+                self.ib.en.next = false;
                 match self.state.q.val() {
                     CtlState::Idle => {
                         if self.doorbell.val() & self.enable.val() {
@@ -289,15 +314,21 @@ macro_rules! controller_logic {
                         self.ck_v.d.next = false;
                         self.ck_fetch.d.next = false;
                         self.wdone.d.next = false;
+                        // COMPRESS: the first index beat holds entry 0 at word 8 of the meta
+                        // region; nothing waits for insertion; the payload starts at dst_addr.
+                        self.ia.d.next = self.chk.meta_addr.val() + self.ia_hdr.val();
+                        self.k.d.next = self.k_hdr.val();
+                        self.wv.d.next = self.wv_zero.val();
+                        self.ic_v.d.next = false;
+                        self.ins.d.next = false;
+                        self.pa.d.next = self.chk.dst_addr.val();
+                        self.pjump.d.next = false;
                         if self.is_comp.val() & !self.chk.src_len.val().any() {
                             // Nothing to compress: the frame is the header alone.
                             self.hdr_pack.next = true;
                             self.smode.d.next = false;
                             self.req_addr.d.next = self.chk.meta_addr.val();
-                            self.lim.d.next = self.idx_words.val();
-                            self.w.d.next = self.zero32.val();
-                            self.k.d.next = self.k_zero.val();
-                            self.state.d.next = CtlState::FillReq;
+                            self.state.d.next = CtlState::MetaReq;
                         } else if !self.is_comp.val() & !self.dst_len.q.val().any() {
                             // Nothing to write (COPY of 0 bytes, empty frame).
                             self.bw.d.next = self.zero32.val();
@@ -334,26 +365,28 @@ macro_rules! controller_logic {
                         self.rd_ready.next = self.dp_rd_ready.val();
                         self.dp_rd_valid.next = self.rd_valid.val();
                         if self.is_comp.val() {
-                            // Decisions pass through as chunk commands if they fit dst_cap.
+                            // Decisions pass through as chunk commands if they fit dst_cap and
+                            // the index beat has room for their entry (shifted into ws).
                             self.ck_stored_len.next = self.dec_stored_len.val();
                             self.ck_raw.next = self.dec_raw.val();
                             self.ck_chunk_len.next = self.size.val();
                             self.ck_last.next =
                                 (self.ck_cnt.q.val() + self.one32.val()) == self.n.q.val();
-                            self.ck_valid.next = self.dec_valid.val() & self.fits.val();
-                            self.dec_ready.next = self.ck_ready.val() & self.fits.val();
-                            self.ram.write_address.next =
-                                self.ck_cnt.q.val().get_bits::<IDX_LOG2>(0);
-                            self.ram.write_data.next = self.dec_stored_len.val();
-                            if self.dec_raw.val() {
-                                self.ram.write_data.next =
-                                    self.dec_stored_len.val() | self.raw_mask.val();
-                            }
-                            if self.dec_valid.val() & self.ck_ready.val() & self.fits.val() {
-                                self.ram.write_enable.next = true;
+                            self.ck_valid.next =
+                                self.dec_valid.val() & self.fits.val() & self.idx_room.val();
+                            self.dec_ready.next =
+                                self.ck_ready.val() & self.fits.val() & self.idx_room.val();
+                            if self.push_entry.val() {
+                                self.ib.en.next = true;
+                                self.wv.d.next = (self.wv.q.val() >> 1) | self.wv_top.val();
+                                self.k.d.next = self.k.q.val() + self.k_one.val();
                                 self.off.d.next = self.off.q.val() + self.dec_stored_len.val();
                                 self.rem.d.next = self.rem.q.val() - self.size.val();
                                 self.ck_cnt.d.next = self.ck_cnt.q.val() + self.one32.val();
+                            }
+                            // A complete index beat waits for insertion (ic), freeing ib.
+                            if !self.idx_room.val() & !self.ic_v.q.val() {
+                                self.ic_load.next = true;
                             }
                             if self.dec_valid.val() & !self.fits.val() {
                                 self.code.d.next = self.e_overflow.val();
@@ -392,13 +425,11 @@ macro_rules! controller_logic {
                         if self.wdone.q.val() {
                             if self.is_comp.val() {
                                 if self.ck_cnt.q.val() == self.n.q.val() {
+                                    // The rest of the index, then the header, last.
                                     self.hdr_pack.next = true;
                                     self.smode.d.next = false;
                                     self.req_addr.d.next = self.chk.meta_addr.val();
-                                    self.lim.d.next = self.idx_words.val();
-                                    self.w.d.next = self.zero32.val();
-                                    self.k.d.next = self.k_zero.val();
-                                    self.state.d.next = CtlState::FillReq;
+                                    self.state.d.next = CtlState::MetaReq;
                                 }
                             } else {
                                 self.bw.d.next = self.dst_len.q.val();
@@ -418,6 +449,53 @@ macro_rules! controller_logic {
                             self.state.d.next = CtlState::Flush;
                         }
                     }
+                    CtlState::MetaReq => {
+                        self.can_abort.next = true;
+                        self.wr_req_valid.next = true;
+                        if self.wr_req_ready.val() {
+                            self.state.d.next = CtlState::MetaNext;
+                        }
+                    }
+                    CtlState::MetaNext => {
+                        // The final stream's next beat: the complete index beat waiting, the
+                        // one in ib once complete (a partial one padded first), then the
+                        // header beat, last.
+                        self.can_abort.next = true;
+                        if self.ic_v.q.val() {
+                            self.state.d.next = CtlState::SendIc;
+                        } else if !self.idx_room.val() {
+                            self.ic_load.next = true;
+                        } else if self.wv.q.val().any() {
+                            self.state.d.next = CtlState::IdxPad;
+                        } else {
+                            self.req_addr.d.next = self.chk.meta_addr.val();
+                            self.w.d.next = self.zero32.val();
+                            self.k.d.next = self.k_zero.val();
+                            self.lim.d.next = self.hdr_words.val();
+                            self.state.d.next = CtlState::Fill;
+                        }
+                    }
+                    CtlState::IdxPad => {
+                        // Shift invalid words into the partial index beat until its entries
+                        // sit in their words.
+                        self.can_abort.next = true;
+                        self.ib.en.next = true;
+                        self.wv.d.next = self.wv.q.val() >> 1;
+                        self.k.d.next = self.k.q.val() + self.k_one.val();
+                        if self.k.q.val() == self.k_e_m1.val() {
+                            self.state.d.next = CtlState::MetaNext;
+                        }
+                    }
+                    CtlState::SendIc => {
+                        self.can_abort.next = true;
+                        self.ic_sel.next = true;
+                        self.wr_valid.next = true;
+                        self.wr_last.next = false;
+                        if self.wr_ready.val() {
+                            self.ic_v.d.next = false;
+                            self.state.d.next = CtlState::MetaNext;
+                        }
+                    }
                     CtlState::FillReq => {
                         self.can_abort.next = !self.smode.q.val();
                         self.wr_req_valid.next = true;
@@ -427,8 +505,6 @@ macro_rules! controller_logic {
                     }
                     CtlState::Fill => {
                         self.can_abort.next = !self.smode.q.val();
-                        // Entry w - 8 must be on the RAM output next cycle.
-                        self.ram.read_address.next = self.ent_nxt.val();
                         self.ws.en.next = true;
                         self.wv.d.next = self.wv.q.val() >> 1;
                         if self.wvalid.val() {
@@ -447,7 +523,6 @@ macro_rules! controller_logic {
                     }
                     CtlState::Send => {
                         self.can_abort.next = !self.smode.q.val();
-                        self.ram.read_address.next = self.ent_idx.val();
                         self.wr_valid.next = true;
                         if self.wr_ready.val() {
                             self.k.d.next = self.k_zero.val();
@@ -538,6 +613,16 @@ macro_rules! controller_logic {
                     self.abort_pend.d.next = true;
                     self.state.d.next = CtlState::Flush;
                 }
+                // ---- a complete index beat (COMPRESS) moves from ws to ic, ws starts the next
+                if self.ic_load.val() {
+                    self.ic_v.d.next = true;
+                    self.ic_d.en.next = true;
+                    self.ic_s.d.next = self.strb.y.val();
+                    self.ic_a.d.next = self.ia.q.val();
+                    self.ia.d.next = self.ia.q.val() + self.bb_addr.val();
+                    self.k.d.next = self.k_zero.val();
+                    self.wv.d.next = self.wv_zero.val();
+                }
                 // ---- wide registers
                 self.ws.d.next = self.wjoin.y.val();
                 if self.ws_load.val() {
@@ -553,15 +638,47 @@ macro_rules! controller_logic {
                     self.hdr.d.next = self.hpack.y.val();
                     self.hdr.en.next = true;
                 }
-                // ---- write beat source
+                // ---- write beat source: the controller's own beats (ws: header, partial index
+                // beat, status; ic: a complete index beat) each go to their own address as a
+                // burst of their own; payload beats follow each other, except the one after
+                // an index beat inserted into the payload stream, which jumps back to pa.
                 self.wr_data.next = self.ws.q.val();
                 self.wr_strb.next = self.strb.y.val();
-                if self.wr_sel_dp.val() {
+                self.wr_close.next = true;
+                self.wr_jump.next = true;
+                self.wr_jump_addr.next = self.req_addr.q.val();
+                if self.wr_sel_dp.val() & self.ins.q.val() {
+                    // The index beat inserted after the payload beat that closed its burst.
+                    self.ic_sel.next = true;
+                    self.wr_valid.next = true;
+                    self.wr_last.next = false;
+                    if self.wr_ready.val() {
+                        self.ins.d.next = false;
+                        self.ic_v.d.next = false;
+                        self.pjump.d.next = true;
+                    }
+                } else if self.wr_sel_dp.val() {
                     self.wr_data.next = self.dp_wr_data.val();
                     self.wr_strb.next = self.dp_wr_strb.val();
                     self.wr_last.next = self.dp_wr_last.val();
                     self.wr_valid.next = self.dp_wr_valid.val();
                     self.dp_wr_ready.next = self.wr_ready.val();
+                    self.wr_jump.next = self.pjump.q.val();
+                    self.wr_jump_addr.next = self.pa.q.val();
+                    // A complete index beat goes in after this beat, which closes its burst.
+                    self.wr_close.next = self.ic_v.q.val();
+                    if self.dp_wr_valid.val() & self.wr_ready.val() {
+                        self.pa.d.next = self.pa.q.val() + self.bb_addr.val();
+                        self.pjump.d.next = false;
+                        if self.ic_v.q.val() & !self.dp_wr_last.val() {
+                            self.ins.d.next = true;
+                        }
+                    }
+                }
+                if self.ic_sel.val() {
+                    self.wr_data.next = self.ic_d.q.val();
+                    self.wr_strb.next = self.ic_s.q.val();
+                    self.wr_jump_addr.next = self.ic_a.q.val();
                 }
                 // ---- outputs
                 self.busy.next = self.busy_r.q.val();

@@ -56,6 +56,9 @@ pub(super) struct Outputs {
     /// Byte strobes, lane `i` at bit `i` (`BB ≤ 128`).
     pub(super) wr_strb: u128,
     pub(super) wr_last: bool,
+    pub(super) wr_close: bool,
+    pub(super) wr_jump: bool,
+    pub(super) wr_jump_addr: u64,
     pub(super) wr_valid: bool,
     pub(super) abort_out: bool,
     pub(super) dp_rd_valid: bool,
@@ -150,6 +153,9 @@ macro_rules! impl_ctl {
                         .map(|k| 1u128 << k)
                         .sum(),
                     wr_last: self.wr_last.val(),
+                    wr_close: self.wr_close.val(),
+                    wr_jump: self.wr_jump.val(),
+                    wr_jump_addr: self.wr_jump_addr.val().to_u64(),
                     wr_valid: self.wr_valid.val(),
                     abort_out: self.abort_out.val(),
                     dp_rd_valid: self.dp_rd_valid.val(),

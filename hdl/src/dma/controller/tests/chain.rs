@@ -187,7 +187,6 @@ pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
             },
             error::DST_OVERFLOW,
         ),
-        ("too many chunks", comp(1025 * 128), error::UNSUPPORTED),
     ];
     // Step 5: src_len a whole number of E-bit elements (COPY included), after UNALIGNED and
     // before DST_OVERFLOW; only E > 8 has lengths that are not (65 bytes at DW = 512, 1024).
@@ -234,7 +233,7 @@ pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
         assert_eq!((st, csr), (code(want), code(want)), "{name}");
         assert_eq!(starts, 0, "{name}: datapath started");
     }
-    // meta_addr is not checked for COPY, and 1024 chunks are fine.
+    // meta_addr is not checked for COPY.
     let mut tb = Tb::<U>::new();
     tb.put(
         D0,

@@ -1,5 +1,5 @@
-//! COMPRESS (header and index after the payload, capacity) and DECOMPRESS (header and index
-//! fetch, checks, chunk commands).
+//! COMPRESS (a short index after the payload, then the header; capacity) and DECOMPRESS
+//! (header and index fetch, checks, chunk commands).
 
 use super::*;
 
@@ -25,16 +25,18 @@ pub(super) fn compress_writes_header_and_index_after_the_payload<U: Ctl>() {
     assert_eq!(tb.get(DST, 4), &[0xC0, 0xC1, 0xC2, 0xC3]);
     let want = hdr::<U>(300, 7, &decisions).bytes(&decisions);
     assert_eq!(tb.get(META, want.len()), &want[..]);
-    // 44 bytes of metadata: at DW = 256 two beats, the second with 12 strobed bytes
-    // ((META, u32::MAX), (META + 32, 0xFFF)); at 512 and 1024 one beat of 44 bytes.
+    // 44 bytes of metadata: the three entries (a beat of their own, partial, after the
+    // payload: at DW = 256 (META + 32, 0xFFF), at 512 and 1024 (META, bytes 32..44)), then
+    // the header beat with the header's 32 bytes strobed, last.
     let meta_writes: Vec<_> = tb
         .wr_strobes
         .iter()
         .copied()
         .filter(|w| w.0 >= META)
         .collect();
-    assert_eq!(meta_writes, write_beats::<U>(META, want.len() as u64));
-    assert_eq!(meta_writes.len() as u64, beats::<U>(44));
+    let mut want_writes = write_beats::<U>(META + HEADER_LEN as u64, 12);
+    want_writes.push((META, strobes(0, HEADER_LEN as u64)));
+    assert_eq!(meta_writes, want_writes);
 }
 
 pub(super) fn compress_stops_at_dst_cap<U: Ctl>() {

@@ -10,6 +10,7 @@ use super::*;
 mod bus;
 mod chain;
 mod codec;
+mod stream;
 mod tb;
 
 use bus::Ctl;
@@ -69,10 +70,11 @@ fn write_beats<U: Ctl>(addr: u64, len: u64) -> Vec<(u64, u128)> {
         .collect()
 }
 
-const MEM: usize = 0x10000;
-/// Reads at or above this address return SLVERR.
+const MEM: usize = 0x80000;
+/// Reads in `[RD_ERR_AT, RD_ERR_END)` return SLVERR.
 const RD_ERR_AT: u64 = 0xF000;
-/// Writes at or above this address get an error B response.
+const RD_ERR_END: u64 = 0x10000;
+/// Writes in `[WR_ERR_AT, RD_ERR_AT)` get an error B response.
 const WR_ERR_AT: u64 = 0xE000;
 const D0: u64 = 0x1000;
 const D1: u64 = 0x1040;
@@ -217,6 +219,8 @@ macro_rules! controller_tests {
                 chain::empty_copy_and_empty_compress,
                 codec::compress_writes_header_and_index_after_the_payload,
                 codec::compress_stops_at_dst_cap,
+                stream::compress_streams_index_beats_between_payload_beats,
+                stream::compress_more_than_1024_chunks,
                 codec::decompress_sends_the_index_as_chunk_commands,
                 codec::decompress_multi_beat_index,
                 codec::decompress_header_and_index_checks,

@@ -21,6 +21,8 @@ pub(super) struct Tb<U: Ctl> {
     pub(super) wr_open: Option<u64>,
     pub(super) wr_werr: bool,
     pub(super) wr_done_in: Option<(u32, bool)>,
+    /// The last beat closed its burst (or none was sent yet): the next one may jump.
+    pub(super) wr_closed: bool,
     /// Every write beat: (beat address, byte strobes).
     pub(super) wr_strobes: Vec<(u64, u128)>,
     // datapath
@@ -29,6 +31,8 @@ pub(super) struct Tb<U: Ctl> {
     pub(super) dp_src_left: u64,
     pub(super) dp_in: Vec<u8>,
     pub(super) dp_out: VecDeque<u8>,
+    /// COMPRESS: payload bytes the datapath model has made so far (byte `i` is `0xC0 ^ i`).
+    pub(super) dp_made: u64,
     pub(super) dp_out_ready: bool,
     pub(super) dp_error_now: bool,
     pub(super) decisions: VecDeque<(u64, bool)>,
@@ -40,6 +44,8 @@ pub(super) struct Tb<U: Ctl> {
     pub(super) dp_starts: u32,
     pub(super) abort_cycles: u32,
     pub(super) ever_busy: bool,
+    /// Cycles [`Tb::run`] allows a chain.
+    pub(super) cycle_limit: u64,
 }
 
 impl<U: Ctl> Tb<U> {
@@ -58,12 +64,14 @@ impl<U: Ctl> Tb<U> {
             wr_open: None,
             wr_werr: false,
             wr_done_in: None,
+            wr_closed: true,
             wr_strobes: vec![],
             dp_active: false,
             dp_op: 0,
             dp_src_left: 0,
             dp_in: vec![],
             dp_out: VecDeque::new(),
+            dp_made: 0,
             dp_out_ready: false,
             dp_error_now: false,
             decisions: VecDeque::new(),
@@ -74,6 +82,7 @@ impl<U: Ctl> Tb<U> {
             dp_starts: 0,
             abort_cycles: 0,
             ever_busy: false,
+            cycle_limit: 3000,
         };
         tb.inp.rst = true;
         tb.drive();
@@ -120,7 +129,7 @@ impl<U: Ctl> Tb<U> {
                 .map(|i| self.mem[(addr + i) as usize % MEM])
                 .collect();
             u.rd_last = left == 1;
-            u.rd_err = addr >= RD_ERR_AT;
+            u.rd_err = (RD_ERR_AT..RD_ERR_END).contains(&addr);
         }
         u.rd_idle = self.rd_q.is_empty();
         u.wr_req_ready = self.wr_open.is_none() && self.wr_done_in.is_none();
@@ -133,10 +142,13 @@ impl<U: Ctl> Tb<U> {
         u.dp_idle = !self.dp_active;
         u.dp_error = self.dp_error_now && self.dp_active;
         let n_out = self.dp_out.len().min(bb as usize);
-        u.dp_wr_valid = self.dp_active && self.dp_out_ready && n_out > 0;
+        // COMPRESS: whole beats leave as soon as the decisions have made them (more bytes
+        // follow), the rest once every decision is in.
+        let beat_ready = self.dp_op == OP_COMPRESS && self.dp_out.len() > bb as usize;
+        u.dp_wr_valid = self.dp_active && (self.dp_out_ready || beat_ready) && n_out > 0;
         u.dp_wr_data = self.dp_out.iter().take(n_out).copied().collect();
         u.dp_wr_bytes = n_out;
-        u.dp_wr_last = self.dp_out.len() <= bb as usize;
+        u.dp_wr_last = self.dp_out_ready && self.dp_out.len() <= bb as usize;
         let dec = self.decisions.front().copied();
         u.dec_valid = self.dp_active && self.dp_op == OP_COMPRESS && dec.is_some();
         if let Some((len, raw)) = dec {
@@ -166,6 +178,7 @@ impl<U: Ctl> Tb<U> {
             self.dp_src_left = u.dp_src_len;
             self.dp_in.clear();
             self.dp_out.clear();
+            self.dp_made = 0;
             self.dp_out_ready = false;
             self.cmds.clear();
         }
@@ -210,22 +223,29 @@ impl<U: Ctl> Tb<U> {
         if self.inp.dec_valid && u.dec_ready {
             assert!(u.ck_valid && self.inp.ck_ready, "decision not forwarded");
             let (len, _) = self.decisions.pop_front().unwrap();
-            let start = self.dp_out.len() as u64;
+            let start = self.dp_made;
             self.dp_out
                 .extend((0..len).map(|i| (0xC0 ^ (start + i)) as u8));
+            self.dp_made += len;
         }
         // write master
         let wr_fire = u.wr_valid && self.inp.wr_ready;
         let dp_wr_fire = self.inp.dp_wr_valid && u.dp_wr_ready;
         if wr_fire {
-            let addr = self.wr_open.expect("beat without a stream");
+            let mut addr = self.wr_open.expect("beat without a stream");
+            if u.wr_jump {
+                assert!(self.wr_closed, "jump while a burst is being filled");
+                addr = u.wr_jump_addr;
+                assert_eq!(addr % bb, 0, "unaligned jump");
+            }
+            self.wr_closed = u.wr_close || u.wr_last;
             for (i, b) in u.wr_data.iter().enumerate() {
                 if u.wr_strb >> i & 1 == 1 {
                     self.mem[addr as usize + i] = *b;
                 }
             }
             self.wr_strobes.push((addr, u.wr_strb));
-            self.wr_werr |= addr >= WR_ERR_AT;
+            self.wr_werr |= (WR_ERR_AT..RD_ERR_AT).contains(&addr);
             self.wr_open = Some(addr + bb);
             if u.wr_last {
                 self.wr_open = None;
@@ -241,6 +261,7 @@ impl<U: Ctl> Tb<U> {
             let addr = u.wr_req_addr;
             assert_eq!(addr % bb, 0, "unaligned write request");
             self.wr_open = Some(addr);
+            self.wr_closed = true;
             self.wr_werr = false;
         }
         self.wr_done_in = match self.wr_done_in {
@@ -281,13 +302,17 @@ impl<U: Ctl> Tb<U> {
         self.inp.doorbell = true;
         self.step();
         self.inp.doorbell = false;
-        let limit = self.cycles + 3000;
+        let limit = self.cycles + self.cycle_limit;
         loop {
             self.step();
             if self.ever_busy && !self.out().busy {
                 break;
             }
-            assert!(self.cycles < limit, "chain did not end within 3000 cycles");
+            assert!(
+                self.cycles < limit,
+                "chain did not end within {} cycles",
+                self.cycle_limit
+            );
         }
         assert!(self.ever_busy, "doorbell did not start the chain");
     }
