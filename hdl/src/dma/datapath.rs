@@ -111,6 +111,10 @@ macro_rules! datapath {
             pub idle: Signal<Out, Bit>,
             /// DECOMPRESS payload error (sticky until `start`).
             pub error: Signal<Out, Bit>,
+            /// DECOMPRESS: a chunk command is in the queue (taken, its last block or beat not
+            /// yet in the packer): low once every chunk commanded has been checked (`error`
+            /// settles the cycle after).
+            pub ck_open: Signal<Out, Bit>,
             // children
             scan: $scan,
             fifo: $fifo,
@@ -212,6 +216,7 @@ macro_rules! datapath {
                     out_ready: Default::default(),
                     idle: Default::default(),
                     error: Default::default(),
+                    ck_open: Default::default(),
                     scan: Default::default(),
                     fifo: Default::default(),
                     mux: Default::default(),
@@ -474,6 +479,7 @@ macro_rules! datapath {
                     }
                 }
                 self.error.next = self.err.q.val() | self.zdec.error.val();
+                self.ck_open.next = self.q_some.val();
                 // ---- activity
                 if self.packer.out_valid.val() & self.out_ready.val() & self.packer.out_last.val()
                 {
