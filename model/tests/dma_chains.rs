@@ -201,19 +201,10 @@ fn configurations() {
         e32().with_chunk_log2_max(25),
         Err(ConfigError::ChunkLog2Max { value: 25 })
     );
-    assert_eq!(
-        e32().with_idx_log2(33),
-        Err(ConfigError::IdxLog2 { value: 33 })
-    );
     let c = EngineConfig::default();
     assert_eq!(
-        (
-            c.bus_bytes(),
-            c.elem_bits(),
-            c.chunk_log2_max(),
-            c.idx_log2()
-        ),
-        (128, 32, 12, 10)
+        (c.bus_bytes(), c.elem_bits(), c.chunk_log2_max()),
+        (128, 32, 12)
     );
     assert_eq!(cfg(32).elem(), ElemWidth::W8);
     assert_eq!(cfg(64).elem_bits(), 16);

@@ -8,7 +8,7 @@ use cdma_model::dma::EngineConfig;
 
 use crate::dma::{AbortPlan, DmaCase};
 use crate::dma_faults::{
-    abort_chain, all_faults, compress_alone, throughput_compress, throughput_decompress,
+    abort_chain, all_faults, round_trip_alone, throughput_compress, throughput_decompress,
 };
 use crate::dma_scenario::{random_chain, RandomOpts, Tensor};
 
@@ -187,8 +187,9 @@ pub fn throughput_cases(engine: &EngineConfig, data: &[u8], seed: u64) -> Vec<Dm
 }
 
 /// One COMPRESS of `bytes` bytes of the tensors tiled (real activations, [`concat_data`]) in
-/// one descriptor, in [`LARGE_WINDOW`]; the frame in memory (payload and metadata) is checked
-/// against the golden model's byte for byte, guards included.
+/// one descriptor and the DECOMPRESS of the frame it wrote in another, in [`LARGE_WINDOW`]:
+/// the frame in memory (payload and metadata) and the data restored are checked against the
+/// golden model's byte for byte, guards included, and the data against the original.
 pub fn large_cases(
     engine: &EngineConfig,
     tensors: &[Tensor],
@@ -196,9 +197,9 @@ pub fn large_cases(
     seed: u64,
 ) -> Vec<DmaCase> {
     let data = concat_data(tensors, bytes, engine.elem().bytes());
-    let name = format!("large COMPRESS of {} MiB", data.len() >> 20);
+    let name = format!("large round trip of {} MiB", data.len() >> 20);
     vec![DmaCase {
-        scenario: compress_alone(&name, engine, &data, seed, LARGE_WINDOW),
+        scenario: round_trip_alone(&name, engine, &data, seed, LARGE_WINDOW),
         name,
         group: "dma-large".into(),
         abort: None,

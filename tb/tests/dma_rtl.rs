@@ -187,8 +187,9 @@ fn throughput_goal() {
 }
 
 /// One COMPRESS of 64 MiB of tiled corpus tensors in one descriptor (16384 chunks of 4 KiB,
-/// more than the 1024 the engine held before its chunk index was streamed): payload and
-/// metadata are the golden model's byte for byte, the guards around them untouched.
+/// more than the 1024 the engine held before its chunk index was streamed) and the DECOMPRESS
+/// of the frame it wrote: payload, metadata and the data restored are the golden model's byte
+/// for byte (the data the original's), the guards around them untouched.
 #[test]
 fn large_descriptor_matches_the_model() {
     require(TOP);

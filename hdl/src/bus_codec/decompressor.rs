@@ -87,6 +87,10 @@ macro_rules! bus_decompressor {
             /// Sticky until `rst`: a ZVC chunk broke docs/FORMAT.md rule 17, or a chunk's
             /// stored bytes did not match its command (BAD_PAYLOAD).
             pub error: Signal<Out, Bit>,
+            /// A chunk command is open (taken, its last beat not yet decoded, no error): low
+            /// once every chunk commanded has been checked; `error` settles the cycle after
+            /// (the zero-element check of the last beat is on the output register).
+            pub ck_open: Signal<Out, Bit>,
             // ---- input buffer
             sbuf: EnReg<$fw>,
             b: DFF<Bits<12>>,
@@ -189,6 +193,7 @@ macro_rules! bus_decompressor {
                     out_valid: Default::default(),
                     out_ready: Default::default(),
                     error: Default::default(),
+                    ck_open: Default::default(),
                     sbuf: Default::default(),
                     b: Default::default(),
                     udp: Default::default(),
@@ -454,6 +459,7 @@ macro_rules! bus_decompressor {
                 self.out_last.next = self.o_last.q.val();
                 self.out_valid.next = self.ovalid.val();
                 self.error.next = self.err.q.val();
+                self.ck_open.next = self.act.q.val() & !self.err.q.val();
             }
         }
     };

@@ -98,6 +98,7 @@ macro_rules! run_fn {
                         // Nothing after the stream's last beat.
                         clock_cycle!(&mut uut);
                         assert_no_more_output!(uut, 4, [in_valid, ck_valid]);
+                        assert!(!uut.ck_open.val(), "a chunk still open after the last beat");
                         return out;
                     }
                 }
@@ -105,6 +106,8 @@ macro_rules! run_fn {
                 ck.handshake(uut.ck_ready.val());
                 clock_cycle!(&mut uut);
                 if out.error && src.done() {
+                    settle(&mut uut);
+                    assert!(!uut.ck_open.val(), "a chunk still open after an error");
                     out.cycles = cycle + 1;
                     return out;
                 }

@@ -11,7 +11,7 @@
 use cdma_spec::{desc, error, frame};
 use rust_hdl::core::prelude::*;
 
-use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
+use super::params::ENGINE_CHUNK_LOG2_MAX;
 
 /// Bits of a descriptor (64 bytes).
 pub const DESC_BITS: usize = desc::DESC_LEN * 8;
@@ -397,7 +397,6 @@ pub struct HdrCheck {
     cl_fmt_min: Constant<Bits<HBYTE_BITS>>,
     cl_fmt_max: Constant<Bits<HBYTE_BITS>>,
     cl_eng_max: Constant<Bits<HBYTE_BITS>>,
-    idx_max: Constant<Bits<LEN_BITS>>,
     one: Constant<Bits<HLEN_BITS>>,
     ok: Constant<Bits<CODE_BITS>>,
     e_bad_header: Constant<Bits<CODE_BITS>>,
@@ -457,7 +456,6 @@ impl HdrCheck {
             cl_fmt_min: c(u64::from(frame::CHUNK_LOG2_MIN)),
             cl_fmt_max: c(u64::from(frame::CHUNK_LOG2_MAX)),
             cl_eng_max: c(ENGINE_CHUNK_LOG2_MAX),
-            idx_max: c(1 << IDX_LOG2),
             one: c(1),
             ok: code(error::OK),
             e_bad_header: code(error::BAD_HEADER),
@@ -523,9 +521,8 @@ impl Logic for HdrCheck {
             | ((self.elem.val() == self.eb_32.val()) & (self.ulen64.val() & self.m_32.val()).any())
             | self.ceil_hi.val().any()
             | (self.ceil_lo.val() != self.n_chunks.val());
-        self.unsup.next = (self.n_chunks.val() > self.idx_max.val())
-            | (self.elem.val() != self.eb_e.val())
-            | (self.cl.val() > self.cl_eng_max.val());
+        self.unsup.next =
+            (self.elem.val() != self.eb_e.val()) | (self.cl.val() > self.cl_eng_max.val());
         self.code.next = self.ok.val();
         if self.bad.val() {
             self.code.next = self.e_bad_header.val();

@@ -103,6 +103,9 @@ macro_rules! datapath {
             pub idle: Signal<Out, Bit>,
             /// DECOMPRESS payload error (sticky until `start`).
             pub error: Signal<Out, Bit>,
+            /// DECOMPRESS: a chunk command is open (taken, its last beat not yet decoded): low
+            /// once every chunk commanded has been checked (`error` settles the cycle after).
+            pub ck_open: Signal<Out, Bit>,
             // children
             scan: $scan,
             fifo: $fifo,
@@ -175,6 +178,7 @@ macro_rules! datapath {
                     out_ready: Default::default(),
                     idle: Default::default(),
                     error: Default::default(),
+                    ck_open: Default::default(),
                     scan: Default::default(),
                     fifo: Default::default(),
                     comp: Default::default(),
@@ -315,6 +319,7 @@ macro_rules! datapath {
                     self.out_valid.next = self.zdec.out_valid.val();
                 }
                 self.error.next = self.zdec.error.val();
+                self.ck_open.next = self.zdec.ck_open.val() & self.is_dec.val();
                 // ---- framing counter
                 self.take.next = self.in_valid.val() & self.in_ready.val();
                 if self.take.val() {

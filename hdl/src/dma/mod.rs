@@ -4,7 +4,8 @@
 //! * [`axi_write`]: `AxiWriteMaster` (stream → store-and-forward INCR write bursts).
 //! * [`csr`]: `CsrBlock` (AXI4-Lite slave with the `cdma_spec::csr` register map).
 //! * [`controller`]: the frontend + midend (descriptor fetch and checks, sequencing of the
-//!   masters and the datapath, chunk index RAM, header + index write, status write-back,
+//!   masters and the datapath, the chunk index streamed (COMPRESS: written between payload
+//!   beats; DECOMPRESS: read window by window), header write, status write-back,
 //!   chaining, CSR status and IRQ, errors and abort).
 //! * [`check`]: the controller's register-free checkers (descriptor, frame header).
 //! * [`header`]: the frame header packer (COMPRESS), generated from `cdma_spec::frame`.
@@ -12,7 +13,7 @@
 //! * [`chunk_fifo`]: `ChunkFifo`, a RAM FIFO of source beats (two chunks).
 //! * [`datapath`]: the payload datapath (source framing, COMPRESS / DECOMPRESS / COPY paths).
 //! * [`top`]: `DmaTop`, the engine (`cdma_dma_top`, `cdma_dma_dw256`, `cdma_dma_dw512`).
-//! * [`params`]: the engine's generation parameters ([`ENGINE_CHUNK_LOG2_MAX`], [`IDX_LOG2`],
+//! * [`params`]: the engine's generation parameters ([`ENGINE_CHUNK_LOG2_MAX`], [`IDX_WIN_LOG2`],
 //!   [`BUS_WIDTHS`]).
 //! * `blocks`: every block emitted standalone ([`standalone_blocks`], [`datapath_blocks`]).
 //!
@@ -56,4 +57,4 @@ pub use top::{dma_top, dma_top_with, DmaTopDw1024, DmaTopDw256, DmaTopDw512, DMA
 
 pub use crate::emit::StandaloneBlock;
 pub use blocks::{datapath_blocks, standalone_blocks};
-pub use params::{BUS_WIDTHS, ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
+pub use params::{BUS_WIDTHS, ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};

@@ -32,7 +32,7 @@ use super::axi_write::{
 use super::controller::{ControllerDw1024, ControllerDw256, ControllerDw512};
 use super::csr::CsrBlock;
 use super::datapath::{DatapathE16, DatapathE32, DatapathE8};
-use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
+use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
 
 /// Port documentation of the engine top, in Verilog port order: the `///` comments of
@@ -371,6 +371,7 @@ macro_rules! dma_top {
                 self.dp.out_ready.next = self.ctl.dp_wr_ready.val();
                 self.ctl.dp_idle.next = self.dp.idle.val();
                 self.ctl.dp_error.next = self.dp.error.val();
+                self.ctl.dp_ck_open.next = self.dp.ck_open.val();
                 self.ctl.dec_stored_len.next = self.dp.dec_stored_len.val();
                 self.ctl.dec_raw.next = self.dp.dec_raw.val();
                 self.ctl.dec_valid.next = self.dp.dec_valid.val();
@@ -422,7 +423,7 @@ pub fn dma_top_with(dw: usize, module: &str, reads_in_flight: usize, wr_burst_ma
         ("DW".into(), dw as u64),
         ("E".into(), dw as u64 / 32),
         ("CHUNK_LOG2_MAX".into(), ENGINE_CHUNK_LOG2_MAX),
-        ("IDX_LOG2".into(), IDX_LOG2 as u64),
+        ("IDX_WIN_LOG2".into(), IDX_WIN_LOG2 as u64),
         ("READS_IN_FLIGHT".into(), reads_in_flight as u64),
         ("WR_BURST_MAX".into(), wr_burst_max as u64),
     ];

@@ -20,12 +20,6 @@ pub enum ConfigError {
         /// The rejected value.
         value: u8,
     },
-    /// IDX_LOG2 beyond the 32-bit chunk count of the frame header.
-    #[error("idx_log2 {value} is more than 32")]
-    IdxLog2 {
-        /// The rejected value.
-        value: u8,
-    },
 }
 
 /// The generation parameters of one engine that change what it accepts (docs/ARCHITECTURE.md
@@ -34,25 +28,23 @@ pub enum ConfigError {
 pub struct EngineConfig {
     bus_bytes: u32,
     chunk_log2_max: u8,
-    idx_log2: u8,
     desc_limit: usize,
 }
 
 impl Default for EngineConfig {
-    /// The default `cdma_dma_top`: 1024-bit bus (E = 32), 4 KiB chunks, 1024 chunks.
+    /// The default `cdma_dma_top`: 1024-bit bus (E = 32), 4 KiB chunks.
     fn default() -> EngineConfig {
         EngineConfig {
             bus_bytes: 128,
             chunk_log2_max: 12,
-            idx_log2: 10,
             desc_limit: 1 << 16,
         }
     }
 }
 
 impl EngineConfig {
-    /// The engine with a `bus_bytes`-byte data bus (32, 64 or 128) and default
-    /// `CHUNK_LOG2_MAX` (12) and `IDX_LOG2` (10).
+    /// The engine with a `bus_bytes`-byte data bus (32, 64 or 128) and the default
+    /// `CHUNK_LOG2_MAX` (12). There is no chunk-count limit: the engine streams the index.
     pub fn new(bus_bytes: u32) -> Result<EngineConfig, ConfigError> {
         if ![32, 64, 128].contains(&bus_bytes) {
             return Err(ConfigError::BusBytes { bus_bytes });
@@ -69,15 +61,6 @@ impl EngineConfig {
             return Err(ConfigError::ChunkLog2Max { value });
         }
         self.chunk_log2_max = value;
-        Ok(self)
-    }
-
-    /// Sets `IDX_LOG2`: at most `2^idx_log2` chunks per descriptor (0..=32).
-    pub fn with_idx_log2(mut self, value: u8) -> Result<EngineConfig, ConfigError> {
-        if value > 32 {
-            return Err(ConfigError::IdxLog2 { value });
-        }
-        self.idx_log2 = value;
         Ok(self)
     }
 
@@ -101,11 +84,6 @@ impl EngineConfig {
     /// `CHUNK_LOG2_MAX`.
     pub fn chunk_log2_max(&self) -> u8 {
         self.chunk_log2_max
-    }
-
-    /// `IDX_LOG2`.
-    pub fn idx_log2(&self) -> u8 {
-        self.idx_log2
     }
 
     /// Element width of the datapath, `E = 8·BB/32` bits: one beat is one 32-element block.

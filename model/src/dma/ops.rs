@@ -202,14 +202,14 @@ fn decompress(
     elem: ElemWidth,
 ) -> OpResult {
     let bb = u64::from(cfg.bus_bytes());
-    // Step 7: header, then index; nothing is written before both are good.
+    // Step 7: the header; nothing is written before it is good.
     let Ok(hb) = read_beats(mem, desc.meta_addr, HEADER_LEN as u64, bb) else {
         return OpResult::early(code::READ_ERROR);
     };
     let Ok(h) = Header::parse(&hb) else {
         return OpResult::early(code::BAD_HEADER);
     };
-    if u64::from(h.n_chunks) > 1u64 << cfg.idx_log2() || h.elem != elem {
+    if h.elem != elem {
         return OpResult::early(code::UNSUPPORTED);
     }
     if h.chunk_log2 > cfg.chunk_log2_max() {
@@ -221,42 +221,51 @@ fn decompress(
     if h.payload_len != u64::from(desc.src_len) {
         return OpResult::early(code::BAD_HEADER);
     }
-    let index_len = u64::from(h.n_chunks) * INDEX_ENTRY_LEN as u64;
-    let index = read_beats_at(mem, desc.meta_addr, HEADER_LEN as u64, index_len, bb);
-    let Ok(index) = index else {
-        return OpResult::early(code::READ_ERROR);
-    };
-    let mut entries = Vec::new();
-    let mut sum = 0u64;
-    for i in 0..h.n_chunks {
-        let e = IndexEntry::read(&index, i as usize);
-        if e.check(i, h.chunk_len(u64::from(i)), elem).is_err() {
-            return OpResult::early(code::BAD_INDEX);
-        }
-        sum += u64::from(e.stored_len);
-        entries.push(e);
-    }
-    if sum != h.payload_len {
+    if h.n_chunks == 0 && h.payload_len != 0 {
         return OpResult::early(code::BAD_INDEX);
     }
-    // Payload, chunk by chunk in stream order. Within a chunk a read error wins over a
-    // decoding error (the engine sees the beat's response with its data).
+    // Entry by entry, in chunk order: the index entry (read with the beat that holds it, its
+    // rules, the running sum of stored sizes), then that chunk's payload. So an index error at
+    // entry i comes after chunks 0..i have been written (nothing written when i = 0). Within a
+    // chunk a read error wins over a decoding error (the engine sees the beat's response with
+    // its data).
     let unspec = vec![region(desc.dst_addr, u64::from(desc.dst_cap))];
+    let stop = |i: u32, error: ErrorCode| {
+        if i == 0 {
+            OpResult::early(error)
+        } else {
+            OpResult::streaming(error, unspec.clone())
+        }
+    };
     let mut off = 0u64;
     let mut out = Vec::new();
     let mut write_failed = false;
-    for (i, e) in entries.iter().enumerate() {
+    for i in 0..h.n_chunks {
+        let at = HEADER_LEN as u64 + u64::from(i) * INDEX_ENTRY_LEN as u64;
+        let word = read_beats_at(mem, desc.meta_addr, at, INDEX_ENTRY_LEN as u64, bb);
+        let Ok(word) = word else {
+            return stop(i, code::READ_ERROR);
+        };
+        let e = IndexEntry::read(&word, 0);
+        if e.check(i, h.chunk_len(u64::from(i)), elem).is_err() {
+            return stop(i, code::BAD_INDEX);
+        }
+        let end = off + u64::from(e.stored_len);
+        if end > h.payload_len || (i + 1 == h.n_chunks && end != h.payload_len) {
+            return stop(i, code::BAD_INDEX);
+        }
         let s = read_beats_at(mem, desc.src_addr, off, u64::from(e.stored_len), bb);
         let Ok(s) = s else {
             return OpResult::streaming(code::READ_ERROR, unspec);
         };
         out.clear();
-        let clen = h.chunk_len(i as u64);
-        if decode_chunk(&s, *e, clen as usize, elem, &mut out).is_err() {
+        let clen = h.chunk_len(u64::from(i));
+        if decode_chunk(&s, e, clen as usize, elem, &mut out).is_err() {
             return OpResult::streaming(code::BAD_PAYLOAD, unspec);
         }
-        write_failed |= write_at(mem, desc.dst_addr, i as u64 * h.chunk_bytes(), &out).is_err();
-        off += u64::from(e.stored_len);
+        let at = u64::from(i) * h.chunk_bytes();
+        write_failed |= write_at(mem, desc.dst_addr, at, &out).is_err();
+        off = end;
     }
     if write_failed {
         return OpResult::streaming(code::WRITE_ERROR, unspec);

@@ -17,7 +17,7 @@ pub const DMA_TOPS: [(&str, u32, u32); 3] = [
 ];
 
 /// The engine configuration of a top by module name (`cdma_dma_top`, `cdma_dma_dw256`,
-/// `cdma_dma_dw512`), with default `CHUNK_LOG2_MAX` and `IDX_LOG2`.
+/// `cdma_dma_dw512`), with the default `CHUNK_LOG2_MAX`.
 pub fn engine_of(module: &str) -> Option<EngineConfig> {
     let module = if module == "cdma_dma_dw1024" {
         "cdma_dma_top"

@@ -9,7 +9,8 @@ use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFaul
 use super::parts::{builder, compress_regions, place_frame, push_decompress};
 use crate::axi::Resp;
 use crate::dma_scenario::{
-    compress_desc, frame_parts, ChainBuilder, Scenario, Tensor, DEFAULT_WINDOW,
+    compress_desc, decompress_desc, frame_parts, ChainBuilder, RegionKind, RoundTrip, Scenario,
+    Tensor,
 };
 use std::ops::Range;
 
@@ -53,12 +54,15 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
 /// One large COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`), alone in
 /// its chain: the read side of the throughput goal.
 pub fn throughput_compress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
-    compress_alone("throughput COMPRESS", engine, data, seed, DEFAULT_WINDOW)
+    let mut b = builder("throughput COMPRESS", engine, seed);
+    push_compress(&mut b, data, "COMPRESS (throughput)");
+    b.finish()
 }
 
-/// One COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`) named `name`,
-/// alone in its chain, its regions in `window`.
-pub fn compress_alone(
+/// A COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`) and then the
+/// DECOMPRESS of the frame it wrote, one descriptor each, named `name`, in `window`; the data
+/// restored is checked against the original (a round trip).
+pub fn round_trip_alone(
     name: &str,
     engine: &EngineConfig,
     data: &[u8],
@@ -66,17 +70,38 @@ pub fn compress_alone(
     window: Range<u64>,
 ) -> Scenario {
     let mut b = ChainBuilder::new(name, *engine, seed, window);
+    let (src, dst, meta, payload_len) = push_compress(&mut b, data, &format!("{name}: COMPRESS"));
+    let len = data.len() as u64;
+    let bb = u64::from(engine.bus_bytes());
+    let out = b.alloc(len, bb, RegionKind::Destination, "d1 DECOMPRESS dst");
+    b.push(
+        decompress_desc(engine, dst, payload_len, out, len as u32, meta),
+        &format!("{name}: DECOMPRESS"),
+        Some(codes::OK),
+    );
+    b.round_trip(RoundTrip {
+        label: name.to_string(),
+        original: src..src + len,
+        restored: out,
+    });
+    b.finish()
+}
+
+/// Pushes a COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`) labelled
+/// `label`; returns its source, payload and metadata addresses and the payload length.
+fn push_compress(b: &mut ChainBuilder, data: &[u8], label: &str) -> (u64, u64, u64, u32) {
+    let engine = b.engine();
     let chunk = engine.chunk_log2_max();
     let parts = frame_parts(data, engine.elem(), chunk);
     let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
-    let (src, dst, meta) = compress_regions(&mut b, 0, data, dst_len, meta_len);
+    let (src, dst, meta) = compress_regions(b, 0, data, dst_len, meta_len);
     let len = data.len() as u32;
     b.push(
-        compress_desc(engine, src, len, dst, len, meta, chunk),
-        name,
+        compress_desc(&engine, src, len, dst, len, meta, chunk),
+        label,
         Some(codes::OK),
     );
-    b.finish()
+    (src, dst, meta, parts.payload.len() as u32)
 }
 
 /// One large DECOMPRESS of the model's frame of `data`, alone in its chain: the write side

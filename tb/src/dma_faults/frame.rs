@@ -40,15 +40,13 @@ pub enum HeaderFault {
     OtherElem,
     /// chunk_log2 above CHUNK_LOG2_MAX, n_chunks consistent (UNSUPPORTED).
     ChunkAboveMax,
-    /// More than 2^IDX_LOG2 chunks (UNSUPPORTED).
-    TooManyChunks,
     /// uncompressed_len > dst_cap (DST_OVERFLOW).
     DstOverflow,
 }
 
 impl HeaderFault {
     /// Every header fault.
-    pub const ALL: [HeaderFault; 14] = [
+    pub const ALL: [HeaderFault; 13] = [
         HeaderFault::Magic,
         HeaderFault::Version,
         HeaderFault::Codec,
@@ -61,16 +59,13 @@ impl HeaderFault {
         HeaderFault::SrcLen,
         HeaderFault::OtherElem,
         HeaderFault::ChunkAboveMax,
-        HeaderFault::TooManyChunks,
         HeaderFault::DstOverflow,
     ];
 
     /// The code the engine must report.
     pub fn code(self) -> ErrorCode {
         match self {
-            HeaderFault::OtherElem | HeaderFault::ChunkAboveMax | HeaderFault::TooManyChunks => {
-                codes::UNSUPPORTED
-            }
+            HeaderFault::OtherElem | HeaderFault::ChunkAboveMax => codes::UNSUPPORTED,
             HeaderFault::DstOverflow => codes::DST_OVERFLOW,
             _ => codes::BAD_HEADER,
         }
@@ -96,7 +91,6 @@ pub fn bad_header(engine: &EngineConfig, seed: u64, fault: HeaderFault) -> Scena
     good_copy(&mut b, Some(codes::OK));
     let i = b.next_index();
     let max = engine.chunk_log2_max();
-    let idx = engine.idx_log2();
     let other = ElemWidth::ALL
         .into_iter()
         .find(|e| *e != elem)
@@ -122,12 +116,6 @@ pub fn bad_header(engine: &EngineConfig, seed: u64, fault: HeaderFault) -> Scena
                 let c = max + 1;
                 put(CHUNK_LOG2_FIELD, m, u64::from(c));
                 put(N_CHUNKS_FIELD, m, ulen.div_ceil(1 << c));
-            }
-            HeaderFault::TooManyChunks => {
-                let n = (1u64 << idx) + 1;
-                put(CHUNK_LOG2_FIELD, m, u64::from(chunk));
-                put(UNCOMPRESSED_LEN_FIELD, m, n << chunk);
-                put(N_CHUNKS_FIELD, m, n);
             }
         }
     });

@@ -18,7 +18,7 @@ mod parts;
 
 pub use bus::{bus_fault, stop_on_error, Target};
 pub use chains::{
-    abort_chain, all_faults, compress_alone, throughput_compress, throughput_decompress,
+    abort_chain, all_faults, round_trip_alone, throughput_compress, throughput_decompress,
 };
 pub use desc::{bad_desc, dst_overflow, DescFault, Overflow};
 pub use frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};

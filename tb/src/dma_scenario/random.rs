@@ -108,18 +108,7 @@ pub fn random_chain_with(
         match step {
             Step::Compress(t) => {
                 let tn = &tensors[t];
-                // Chunks no smaller than the index allows (at most 2^IDX_LOG2 per descriptor).
-                let need = (tn.data.len() as u64)
-                    .div_ceil(1 << engine.idx_log2())
-                    .next_power_of_two()
-                    .trailing_zeros() as u8;
                 let range = chunk_range(engine);
-                let range = (*range.start()).max(need)..=*range.end();
-                assert!(
-                    !range.is_empty(),
-                    "{} is too large for one descriptor",
-                    tn.name
-                );
                 let (chunk_log2, field) = if b.rng.gen_bool(0.2) && *range.end() == 12 {
                     (12, 0)
                 } else {

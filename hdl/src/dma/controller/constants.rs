@@ -13,6 +13,8 @@ macro_rules! controller_default {
                 assert_eq!(bb, $bb);
                 assert_eq!(e, $e);
                 assert_eq!(u64::from($lge as u32), log2(e));
+                // An index window is whole index beats.
+                assert_eq!((1usize << IDX_WIN_LOG2) % e, 0);
                 // The status word and bytes_written are written back as adjacent words.
                 assert_eq!(
                     desc::BYTES_WRITTEN_FIELD.offset,
@@ -79,6 +81,7 @@ macro_rules! controller_default {
                     dp_n_chunks: Default::default(),
                     dp_idle: Default::default(),
                     dp_error: Default::default(),
+                    dp_ck_open: Default::default(),
                     dec_stored_len: Default::default(),
                     dec_raw: Default::default(),
                     dec_valid: Default::default(),
@@ -115,7 +118,6 @@ macro_rules! controller_default {
                     bw: Default::default(),
                     off: Default::default(),
                     rem: Default::default(),
-                    bad: Default::default(),
                     wdone: Default::default(),
                     ck_cnt: Default::default(),
                     ck_v: Default::default(),
@@ -138,8 +140,22 @@ macro_rules! controller_default {
                     ins: Default::default(),
                     pa: Default::default(),
                     pjump: Default::default(),
+                    wbase: Default::default(),
+                    wend: Default::default(),
+                    ir_addr: Default::default(),
+                    berr: Default::default(),
+                    arem: Default::default(),
+                    stopped: Default::default(),
+                    stop_at: Default::default(),
+                    stop_code: Default::default(),
+                    dstart: Default::default(),
+                    pr_addr: Default::default(),
+                    pr_beats: Default::default(),
+                    pay_out: Default::default(),
+                    stop_wait: Default::default(),
                     chk: DescCheck::new(dw),
                     hchk: HdrCheck::new(dw),
+                    iwin: IndexWindow::new(dw),
                     hpack: HeaderPack::new(e as u64),
                     ram: Default::default(),
                     wjoin: Default::default(),
@@ -147,6 +163,7 @@ macro_rules! controller_default {
                     hjoin: Default::default(),
                     strb: Default::default(),
                     code32: Default::default(),
+                    pext: Default::default(),
                     word: Default::default(),
                     entry: Default::default(),
                     push_entry: Default::default(),
@@ -156,15 +173,13 @@ macro_rules! controller_default {
                     wvalid: Default::default(),
                     csz: Default::default(),
                     size: Default::default(),
-                    e_len: Default::default(),
-                    e_raw: Default::default(),
                     ent_idx: Default::default(),
                     room: Default::default(),
                     fits: Default::default(),
                     sa: Default::default(),
                     soff: Default::default(),
                     cw: Default::default(),
-                    hidx_words: Default::default(),
+                    cmd_lim: Default::default(),
                     status32: Default::default(),
                     can_abort: Default::default(),
                     wr_sel_dp: Default::default(),
@@ -186,7 +201,6 @@ macro_rules! controller_default {
                     desc_beats: c((desc::DESC_LEN / bb).max(1) as u64),
                     hdr_words: c(hdr_words),
                     e_m1_32: c(e as u64 - 1),
-                    lg_e: c(log2(e)),
                     one32: c(1),
                     zero32: c(0),
                     k_e: c(e as u64),
@@ -198,7 +212,6 @@ macro_rules! controller_default {
                     soff_one: c(1),
                     size_mask: c(frame::INDEX_SIZE.mask()),
                     raw_mask: c(frame::INDEX_RAW.mask()),
-                    eb_mask: c((e / 8) as u64 - 1),
                     st_done: c(desc::STATUS_DONE.mask()),
                     st_err_lsb: c(u64::from(desc::STATUS_ERROR.lsb)),
                     ok: code(error::OK),
@@ -215,6 +228,10 @@ macro_rules! controller_default {
                     // region, in beat 8 / E at word 8 mod E.
                     ia_hdr: c((hdr_words / e as u64) * bb as u64),
                     k_hdr: c(hdr_words % e as u64),
+                    // The index beats of a window start 4·W bytes after the last one's (W is a
+                    // multiple of E entries per beat).
+                    win_bytes: c(4 << IDX_WIN_LOG2),
+                    lg_bb: c(log2(bb)),
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! `Controller`: the DMA engine's frontend + midend (docs/ARCHITECTURE.md, "DMA engine").
 //!
 //! Per descriptor: fetch 64 bytes at `cur`, check them ([`DescCheck`]), for DECOMPRESS fetch
-//! and check the frame header ([`HdrCheck`]) and the chunk index (into the index RAM), then
+//! and check the frame header ([`HdrCheck`]) and the chunk index window by window (below),
 //! run the payload through the datapath (requests to the read and write masters, chunk
 //! decisions in / chunk commands out), write the status word back, follow `next`. Errors end
 //! the descriptor with a code; abort ends the chain.
@@ -18,13 +18,26 @@
 //! least 128 ≥ `BB` payload bytes, so a payload beat always comes to take `ic` out. After the payload stream's B responses, a second stream writes `ic`,
 //! the partial `ib` (padded into place, `IdxPad`) and the header beat, last.
 //!
+//! ## DECOMPRESS index windows
+//! Entries `[wbase, wend)` (`2^IDX_WIN_LOG2` at most) are read with the word engine (beats
+//! from `ir_addr`, the one holding entry `wbase`) and checked as they arrive: the beat's
+//! response (`berr`), rules 11–13 against the chunk size (`arem`), the running sum `off`
+//! against `payload_len`. Good entries go into the entry RAM; the first bad one sets
+//! `stopped`/`stop_at`/`stop_code` and ends the windows. Then the payload the good entries
+//! cover is requested (`pr_beats` so far, `pay_out` not yet delivered) and their chunk
+//! commands issued from the RAM; when the window's commands are out and its payload delivered,
+//! the next window (the R stream is in request order, so no index beat waits behind payload
+//! the datapath cannot take). After a stop, the code is reported once the chunks before
+//! `stop_at` have finished in the datapath (`dp_ck_open` low, then a cycle for its `error`),
+//! so their payload errors come first.
+//!
 //! ## Word engine
 //! Everything the controller itself reads or writes is a stream of 32-bit words through one
 //! bus-wide shift register `ws` (word 0 of a beat in bits `[31:0]`):
 //! * reading (descriptor, header, index): a beat is loaded, then shifted down one word per
 //!   cycle; word `w` of the request goes into the descriptor (`w < lim`: the last 16 words
 //!   shifted in are the descriptor, which picks the right half of a 1024-bit beat), the
-//!   header (`w < 8`) or the index RAM (`8 ≤ w < 8 + n_chunks`, checked on the way);
+//!   header (`w < 8`) or the entry RAM (the window's entries, checked on the way);
 //! * writing (header, status): words are shifted in at the top, one per cycle, with a valid
 //!   flag each (`wv`, the word strobes); after `E` words the beat is sent.
 //!
@@ -55,9 +68,10 @@ use super::check::{
     LEN_BITS, OP_BITS,
 };
 use super::header::HeaderPack;
-use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_LOG2};
+use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
 use crate::prims::{EnReg, Join, LaneMask, ZeroExtend};
+use index_window::IndexWindow;
 
 /// Bits of the descriptor register above its lowest word.
 const DESC_REST: usize = DESC_BITS - 32;
@@ -84,7 +98,9 @@ pub enum CtlState {
     Check,
     /// Header checks.
     HdrCheck,
-    /// Index checks.
+    /// DECOMPRESS: request the next index window.
+    IdxWin,
+    /// DECOMPRESS: a window's index is in: its payload, or the error of its entry 0.
     IdxCheck,
     /// Start the payload.
     Start,
@@ -122,6 +138,7 @@ pub enum CtlState {
 // The block is generated per bus width by three macros, one file each: the struct
 // (ports.rs), its constants (constants.rs) and its update (update.rs). They expand here, so
 // the imports above are what their bodies name.
+mod index_window;
 #[macro_use]
 mod ports;
 #[macro_use]
@@ -168,7 +185,7 @@ pub fn controller_top(dw: usize) -> Top {
         ("DW".into(), dw as u64),
         ("E".into(), dw as u64 / 32),
         ("CHUNK_LOG2_MAX".into(), ENGINE_CHUNK_LOG2_MAX),
-        ("IDX_LOG2".into(), IDX_LOG2 as u64),
+        ("IDX_WIN_LOG2".into(), IDX_WIN_LOG2 as u64),
     ];
     let config = format!("DW = {dw}");
     match dw {

@@ -131,6 +131,9 @@ macro_rules! controller_struct {
             /// DECOMPRESS: a chunk does not decode to its size in exactly its stored size
             /// (BAD_PAYLOAD).
             pub dp_error: Signal<In, Bit>,
+            /// DECOMPRESS: the datapath holds a chunk command whose chunk is not finished
+            /// (an index error is reported once it is low, after the chunks before the entry).
+            pub dp_ck_open: Signal<In, Bit>,
             // ---------------- COMPRESS decisions
             /// COMPRESS decision: bytes the chunk takes in the payload (< 2^31).
             pub dec_stored_len: Signal<In, Bits<LEN_BITS>>,
@@ -182,7 +185,6 @@ macro_rules! controller_struct {
             bw: DFF<Bits<LEN_BITS>>,
             off: DFF<Bits<LEN_BITS>>,
             rem: DFF<Bits<LEN_BITS>>,
-            bad: DFF<Bit>,
             wdone: DFF<Bit>,
             ck_cnt: DFF<Bits<LEN_BITS>>,
             ck_v: DFF<Bit>,
@@ -210,16 +212,37 @@ macro_rules! controller_struct {
             // address of the next payload beat; it jumps back there after an index beat
             pa: DFF<Bits<ADDR_BITS>>,
             pjump: DFF<Bit>,
+            // DECOMPRESS index windows: entries [wbase, wend) are read (index beats from
+            // ir_addr) and checked into the RAM, then their payload is requested (pr_beats
+            // beats so far, from pr_addr; pay_out not yet delivered) and their chunk commands
+            // issued; the first entry that fails (stop_at, stop_code) ends the windows: its
+            // chunks before it are finished (dp_ck_open low, stop_wait) before the code is
+            // reported
+            wbase: DFF<Bits<LEN_BITS>>,
+            wend: DFF<Bits<LEN_BITS>>,
+            ir_addr: DFF<Bits<ADDR_BITS>>,
+            berr: DFF<Bit>,
+            arem: DFF<Bits<LEN_BITS>>,
+            stopped: DFF<Bit>,
+            stop_at: DFF<Bits<LEN_BITS>>,
+            stop_code: DFF<Bits<CODE_BITS>>,
+            dstart: DFF<Bit>,
+            pr_addr: DFF<Bits<ADDR_BITS>>,
+            pr_beats: DFF<Bits<LEN_BITS>>,
+            pay_out: DFF<Bits<LEN_BITS>>,
+            stop_wait: DFF<Bit>,
             // children
             chk: DescCheck,
             hchk: HdrCheck,
+            iwin: IndexWindow,
             hpack: HeaderPack,
-            ram: RAM<Bits<ENTRY_BITS>, IDX_LOG2>,
+            ram: RAM<Bits<ENTRY_BITS>, IDX_WIN_LOG2>,
             wjoin: Join<$dwm32, 32, $dw>,
             djoin: Join<DESC_REST, 32, DESC_BITS>,
             hjoin: Join<HDR_REST, 32, HDR_BITS>,
             strb: LaneMask<$e, 4, $bb>,
             code32: ZeroExtend<CODE_BITS, 32>,
+            pext: ZeroExtend<LEN_BITS, ADDR_BITS>,
             // locals
             word: Signal<Local, Bits<32>>,
             entry: Signal<Local, Bits<32>>,
@@ -230,15 +253,13 @@ macro_rules! controller_struct {
             wvalid: Signal<Local, Bit>,
             csz: Signal<Local, Bits<LEN_BITS>>,
             size: Signal<Local, Bits<LEN_BITS>>,
-            e_len: Signal<Local, Bits<LEN_BITS>>,
-            e_raw: Signal<Local, Bit>,
-            ent_idx: Signal<Local, Bits<IDX_LOG2>>,
+            ent_idx: Signal<Local, Bits<IDX_WIN_LOG2>>,
             room: Signal<Local, Bits<LEN_BITS>>,
             fits: Signal<Local, Bit>,
             sa: Signal<Local, Bits<ADDR_BITS>>,
             soff: Signal<Local, Bits<$lge>>,
             cw: Signal<Local, Bits<LEN_BITS>>,
-            hidx_words: Signal<Local, Bits<LEN_BITS>>,
+            cmd_lim: Signal<Local, Bits<LEN_BITS>>,
             status32: Signal<Local, Bits<32>>,
             can_abort: Signal<Local, Bit>,
             wr_sel_dp: Signal<Local, Bit>,
@@ -255,13 +276,12 @@ macro_rules! controller_struct {
             op_dec: Constant<Bits<OP_BITS>>,
             desc_mask: Constant<Bits<ADDR_BITS>>,
             bb_inv: Constant<Bits<ADDR_BITS>>,
-            hdr_words_i: Constant<Bits<IDX_LOG2>>,
+            hdr_words_i: Constant<Bits<IDX_WIN_LOG2>>,
             status_off: Constant<Bits<ADDR_BITS>>,
             desc_words: Constant<Bits<LEN_BITS>>,
             desc_beats: Constant<Bits<LEN_BITS>>,
             hdr_words: Constant<Bits<LEN_BITS>>,
             e_m1_32: Constant<Bits<LEN_BITS>>,
-            lg_e: Constant<Bits<5>>,
             one32: Constant<Bits<LEN_BITS>>,
             zero32: Constant<Bits<LEN_BITS>>,
             k_e: Constant<Bits<8>>,
@@ -273,7 +293,6 @@ macro_rules! controller_struct {
             soff_one: Constant<Bits<$lge>>,
             size_mask: Constant<Bits<LEN_BITS>>,
             raw_mask: Constant<Bits<LEN_BITS>>,
-            eb_mask: Constant<Bits<LEN_BITS>>,
             st_done: Constant<Bits<32>>,
             st_err_lsb: Constant<Bits<5>>,
             ok: Constant<Bits<CODE_BITS>>,
@@ -288,6 +307,8 @@ macro_rules! controller_struct {
             bb_addr: Constant<Bits<ADDR_BITS>>,
             ia_hdr: Constant<Bits<ADDR_BITS>>,
             k_hdr: Constant<Bits<8>>,
+            win_bytes: Constant<Bits<ADDR_BITS>>,
+            lg_bb: Constant<Bits<5>>,
         }
     };
 }

@@ -11,9 +11,10 @@ macro_rules! controller_logic {
                 dff_setup!(
                     self, clock, state, cur, wv, k, w, lim, rmode, smode, got_last, rerr, flast,
                     req_addr, req_beats, code, desc_read, abort_pend, serr, n, cl, dst_len, bw,
-                    off, rem, bad, wdone, ck_cnt, ck_v, ck_fetch, ck_len_r, ck_raw_r, ck_size_r,
+                    off, rem, wdone, ck_cnt, ck_v, ck_fetch, ck_len_r, ck_raw_r, ck_size_r,
                     ck_last_r, busy_r, err_r, err_code_r, err_desc_r, ia, ic_v, ic_s, ic_a, ins,
-                    pa, pjump
+                    pa, pjump, wbase, wend, ir_addr, berr, arem, stopped, stop_at, stop_code,
+                    dstart, pr_addr, pr_beats, pay_out, stop_wait
                 );
                 self.desc.clock.next = self.clock.val();
                 self.hdr.clock.next = self.clock.val();
@@ -51,26 +52,40 @@ macro_rules! controller_logic {
                 self.desc.d.next = self.djoin.y.val();
                 self.strb.v.next = self.wv.q.val();
                 self.code32.x.next = self.code.q.val();
+                // Bytes of the payload request being made (SrcReq), widened for pr_addr.
+                self.pext.x.next = self.req_beats.q.val() << self.lg_bb.val();
                 self.is_comp.next = self.chk.op.val() == self.op_comp.val();
                 self.is_dec.next = self.chk.op.val() == self.op_dec.val();
                 // ---- word arithmetic
                 // Index entry of word w, modulo the RAM depth.
-                self.ent_idx.next = self.w.q.val().get_bits::<IDX_LOG2>(0) - self.hdr_words_i.val();
+                self.ent_idx.next =
+                    self.w.q.val().get_bits::<IDX_WIN_LOG2>(0) - self.hdr_words_i.val();
                 self.csz.next = self.one32.val() << self.cl.q.val();
                 self.size.next = self.csz.val();
                 if self.rem.q.val() < self.csz.val() {
                     self.size.next = self.rem.q.val();
                 }
-                self.e_len.next = self.ws.q.val().get_bits::<32>(0) & self.size_mask.val();
-                self.e_raw.next = (self.ws.q.val().get_bits::<32>(0) & self.raw_mask.val()).any();
                 self.room.next = self.chk.dst_cap.val() - self.off.q.val();
                 self.fits.next = !(self.dec_stored_len.val() > self.room.val());
                 self.sa.next = self.cur.q.val() + self.status_off.val();
                 self.soff.next = self.sa.val().get_bits::<$lge>(2);
                 // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
                 self.cw.next = (self.cur.q.val().get_bits::<LEN_BITS>(0) >> 2) & self.e_m1_32.val();
-                // Header + index words of the fetched header (n is only loaded in HdrCheck).
-                self.hidx_words.next = self.hchk.n_chunks.val() + self.hdr_words.val();
+                // DECOMPRESS index window: bounds, reads, the entry in ws[31:0] (word w).
+                self.iwin.wbase.next = self.wbase.q.val();
+                self.iwin.n.next = self.n.q.val();
+                self.iwin.w.next = self.w.q.val();
+                self.iwin.entry.next = self.ws.q.val().get_bits::<32>(0);
+                self.iwin.rem.next = self.arem.q.val();
+                self.iwin.chunk_log2.next = self.cl.q.val();
+                self.iwin.off.next = self.off.q.val();
+                self.iwin.plen.next = self.hchk.plen.val();
+                self.iwin.pr_beats.next = self.pr_beats.q.val();
+                // Chunk commands go up to the window's end, or to the entry that failed.
+                self.cmd_lim.next = self.wend.q.val();
+                if self.stopped.q.val() {
+                    self.cmd_lim.next = self.stop_at.q.val();
+                }
                 self.status32.next =
                     self.st_done.val() | (self.code32.y.val() << self.st_err_lsb.val());
                 // COMPRESS: the index entry of the decision offered, and whether the index beat
@@ -109,7 +124,7 @@ macro_rules! controller_logic {
                 }
                 self.wjoin.hi.next = self.word.val();
                 // ---- defaults
-                self.ram.read_address.next = self.ck_cnt.q.val().get_bits::<IDX_LOG2>(0);
+                self.ram.read_address.next = self.ck_cnt.q.val().get_bits::<IDX_WIN_LOG2>(0);
                 self.ram.write_address.next = self.ent_idx.val();
                 self.ram.write_data.next = self.ws.q.val().get_bits::<32>(0);
                 self.ram.write_enable.next = false;
@@ -154,6 +169,7 @@ macro_rules! controller_logic {
                     }
                     CtlState::Fetch => {
                         self.can_abort.next = true;
+                        self.dstart.d.next = false;
                         self.desc_read.d.next = false;
                         self.serr.d.next = false;
                         self.code.d.next = self.ok.val();
@@ -173,6 +189,7 @@ macro_rules! controller_logic {
                     }
                     CtlState::ReadReq => {
                         self.can_abort.next = true;
+                        self.wr_sel_dp.next = self.dstart.q.val();
                         self.rd_req_valid.next = true;
                         if self.rd_req_ready.val() {
                             self.state.d.next = CtlState::ReadWords;
@@ -180,6 +197,7 @@ macro_rules! controller_logic {
                     }
                     CtlState::ReadWords => {
                         self.can_abort.next = true;
+                        self.wr_sel_dp.next = self.dstart.q.val();
                         if self.k.q.val() == self.k_zero.val() {
                             if self.got_last.q.val() {
                                 if self.rmode.q.val() == self.rm_desc.val() {
@@ -204,6 +222,7 @@ macro_rules! controller_logic {
                                 if self.rd_valid.val() {
                                     self.ws_load.next = true;
                                     self.k.d.next = self.k_e.val();
+                                    self.berr.d.next = self.rd_err.val();
                                     self.rerr.d.next = self.rerr.q.val() | self.rd_err.val();
                                     self.got_last.d.next = self.rd_last.val();
                                 }
@@ -215,19 +234,23 @@ macro_rules! controller_logic {
                                     self.desc.en.next = true;
                                 } else if self.rmode.q.val() == self.rm_hdr.val() {
                                     self.hdr.en.next = true;
-                                } else if !(self.w.q.val() < self.hdr_words.val()) {
-                                    // Index entry w - 8: into the RAM, checked.
-                                    self.ram.write_enable.next = true;
-                                    self.off.d.next = self.off.q.val() + self.e_len.val();
-                                    self.rem.d.next = self.rem.q.val() - self.size.val();
-                                    if self.e_raw.val() {
-                                        if self.e_len.val() != self.size.val() {
-                                            self.bad.d.next = true;
+                                } else if !(self.w.q.val() < self.iwin.wlo.val())
+                                    & !self.stopped.q.val()
+                                {
+                                    // Entry w - 8 of the window: its beat's response, rules
+                                    // 11-13, the running sum; a good one goes into the RAM,
+                                    // the first bad one stops the windows.
+                                    self.arem.d.next = self.arem.q.val() - self.iwin.size.val();
+                                    if self.berr.q.val() | self.iwin.bad.val() {
+                                        self.stopped.d.next = true;
+                                        self.stop_at.d.next = self.w.q.val() - self.hdr_words.val();
+                                        self.stop_code.d.next = self.e_bad_index.val();
+                                        if self.berr.q.val() {
+                                            self.stop_code.d.next = self.e_read.val();
                                         }
-                                    } else if !(self.e_len.val() < self.size.val())
-                                        | (self.e_len.val() & self.eb_mask.val()).any()
-                                    {
-                                        self.bad.d.next = true;
+                                    } else {
+                                        self.ram.write_enable.next = true;
+                                        self.off.d.next = self.off.q.val() + self.iwin.len.val();
                                     }
                                 }
                             }
@@ -270,43 +293,75 @@ macro_rules! controller_logic {
                         self.n.d.next = self.hchk.n_chunks.val();
                         self.cl.d.next = self.hchk.chunk_log2.val();
                         self.dst_len.d.next = self.hchk.ulen.val();
-                        self.rem.d.next = self.hchk.ulen.val();
+                        self.arem.d.next = self.hchk.ulen.val();
                         self.off.d.next = self.zero32.val();
-                        self.bad.d.next = false;
-                        self.rmode.d.next = self.rm_idx.val();
-                        self.req_addr.d.next = self.chk.meta_addr.val();
-                        // ceil((8 + n) / E) beats: header and index.
-                        self.req_beats.d.next = self.hidx_words.val() >> self.lg_e.val();
-                        if (self.hidx_words.val() & self.e_m1_32.val()).any() {
-                            self.req_beats.d.next =
-                                (self.hidx_words.val() >> self.lg_e.val()) + self.one32.val();
+                        // The index window by window from entry 0 (its beat: ia_hdr).
+                        self.wbase.d.next = self.zero32.val();
+                        self.ir_addr.d.next = self.chk.meta_addr.val() + self.ia_hdr.val();
+                        self.pr_addr.d.next = self.chk.src_addr.val();
+                        self.pr_beats.d.next = self.zero32.val();
+                        self.dstart.d.next = false;
+                        self.stopped.d.next = false;
+                        self.stop_at.d.next = self.zero32.val();
+                        self.stop_code.d.next = self.e_bad_index.val();
+                        // No entries: the sum (0) must still be payload_len.
+                        if !self.hchk.n_chunks.val().any() & self.hchk.plen.val().any() {
+                            self.stopped.d.next = true;
                         }
-                        self.lim.d.next = self.hidx_words.val();
-                        self.w.d.next = self.zero32.val();
-                        self.k.d.next = self.k_zero.val();
-                        self.got_last.d.next = false;
-                        self.rerr.d.next = false;
-                        self.state.d.next = CtlState::ReadReq;
+                        self.state.d.next = CtlState::IdxWin;
                         if self.hchk.code.val() != self.ok.val() {
                             self.code.d.next = self.hchk.code.val();
                             self.state.d.next = CtlState::Result;
                         }
                     }
-                    CtlState::IdxCheck => {
+                    CtlState::IdxWin => {
+                        // Read entries [wbase, wend) of the index (iwin); the output drains
+                        // meanwhile (wr_sel_dp here, in ReadReq and ReadWords).
                         self.can_abort.next = true;
-                        self.state.d.next = CtlState::Start;
-                        if self.rerr.q.val() {
-                            self.code.d.next = self.e_read.val();
-                            self.state.d.next = CtlState::Result;
-                        } else if self.bad.q.val() | (self.off.q.val() != self.hchk.plen.val()) {
-                            self.code.d.next = self.e_bad_index.val();
+                        self.wr_sel_dp.next = self.dstart.q.val();
+                        self.wend.d.next = self.iwin.wend.val();
+                        self.rmode.d.next = self.rm_idx.val();
+                        self.req_addr.d.next = self.ir_addr.q.val();
+                        self.req_beats.d.next = self.iwin.beats.val();
+                        self.lim.d.next = self.iwin.whi.val();
+                        self.w.d.next = self.iwin.first_word.val();
+                        self.k.d.next = self.k_zero.val();
+                        self.got_last.d.next = false;
+                        self.rerr.d.next = false;
+                        self.state.d.next = CtlState::ReadReq;
+                        if self.wbase.q.val() == self.n.q.val() {
+                            self.state.d.next = CtlState::IdxCheck;
+                        }
+                    }
+                    CtlState::IdxCheck => {
+                        // An index error at entry 0 ends the descriptor before anything is
+                        // written; else the window's payload and commands.
+                        self.can_abort.next = true;
+                        self.wr_sel_dp.next = self.dstart.q.val();
+                        self.req_addr.d.next = self.pr_addr.q.val();
+                        self.req_beats.d.next = self.iwin.pay_new.val();
+                        self.state.d.next = CtlState::Run;
+                        if self.iwin.pay_new.val().any() {
+                            self.state.d.next = CtlState::SrcReq;
+                        }
+                        if !self.dstart.q.val() {
+                            self.state.d.next = CtlState::Start;
+                        }
+                        if self.stopped.q.val() & !self.stop_at.q.val().any() {
+                            self.code.d.next = self.stop_code.q.val();
                             self.state.d.next = CtlState::Result;
                         }
                     }
                     CtlState::Start => {
                         self.can_abort.next = true;
                         self.ck_cnt.d.next = self.zero32.val();
-                        self.off.d.next = self.zero32.val();
+                        if !self.is_dec.val() {
+                            // (DECOMPRESS: the running sum of the index windows.)
+                            self.off.d.next = self.zero32.val();
+                        }
+                        self.dstart.d.next = true;
+                        self.stop_wait.d.next = false;
+                        self.pay_out.d.next = self.zero32.val();
                         self.rem.d.next = self.dst_len.q.val();
                         if self.is_comp.val() {
                             self.rem.d.next = self.chk.src_len.val();
@@ -345,8 +400,15 @@ macro_rules! controller_logic {
                         if self.wr_req_ready.val() {
                             self.req_addr.d.next = self.chk.src_addr.val();
                             self.req_beats.d.next = self.chk.src_beats.val();
+                            if self.is_dec.val() {
+                                // The first window's payload.
+                                self.req_addr.d.next = self.pr_addr.q.val();
+                                self.req_beats.d.next = self.iwin.pay_new.val();
+                            }
                             self.state.d.next = CtlState::Run;
-                            if self.chk.src_beats.val().any() {
+                            if (self.is_dec.val() & self.iwin.pay_new.val().any())
+                                | (!self.is_dec.val() & self.chk.src_beats.val().any())
+                            {
                                 self.state.d.next = CtlState::SrcReq;
                             }
                         }
@@ -356,6 +418,10 @@ macro_rules! controller_logic {
                         self.wr_sel_dp.next = true;
                         self.rd_req_valid.next = true;
                         if self.rd_req_ready.val() {
+                            // DECOMPRESS: a window's payload (COPY, COMPRESS: the source).
+                            self.pr_addr.d.next = self.pr_addr.q.val() + self.pext.y.val();
+                            self.pr_beats.d.next = self.pr_beats.q.val() + self.req_beats.q.val();
+                            self.pay_out.d.next = self.pay_out.q.val() + self.req_beats.q.val();
                             self.state.d.next = CtlState::Run;
                         }
                     }
@@ -394,16 +460,43 @@ macro_rules! controller_logic {
                             }
                         }
                         if self.is_dec.val() {
-                            // Chunk commands from the index RAM (one read cycle each).
+                            // Chunk commands from the entry RAM (one read cycle each).
                             self.ck_valid.next = self.ck_v.q.val();
                             if self.ck_v.q.val() & self.ck_ready.val() {
                                 self.ck_v.d.next = false;
                             }
                             if !self.ck_v.q.val()
                                 & !self.ck_fetch.q.val()
-                                & (self.ck_cnt.q.val() < self.n.q.val())
+                                & (self.ck_cnt.q.val() < self.cmd_lim.val())
                             {
                                 self.ck_fetch.d.next = true;
+                            }
+                            if self.rd_valid.val() & self.dp_rd_ready.val() {
+                                self.pay_out.d.next = self.pay_out.q.val() - self.one32.val();
+                            }
+                            // The window's commands issued and its payload delivered: the next
+                            // window, or (an entry failed) the failure once the chunks before
+                            // it are written.
+                            if !self.ck_v.q.val()
+                                & !self.ck_fetch.q.val()
+                                & (self.ck_cnt.q.val() == self.cmd_lim.val())
+                                & (self.ck_cnt.q.val() != self.n.q.val())
+                                & !self.pay_out.q.val().any()
+                            {
+                                if !self.stopped.q.val() {
+                                    self.wbase.d.next = self.wend.q.val();
+                                    self.ir_addr.d.next =
+                                        self.ir_addr.q.val() + self.win_bytes.val();
+                                    self.state.d.next = CtlState::IdxWin;
+                                } else {
+                                    // The chunks before the failing entry finished, and a
+                                    // cycle later their errors (dp_error) are settled.
+                                    self.stop_wait.d.next = !self.dp_ck_open.val();
+                                    if self.stop_wait.q.val() & !self.dp_ck_open.val() {
+                                        self.code.d.next = self.stop_code.q.val();
+                                        self.state.d.next = CtlState::Flush;
+                                    }
+                                }
                             }
                             if self.ck_fetch.q.val() {
                                 self.ck_fetch.d.next = false;

@@ -31,6 +31,7 @@ pub(super) struct Inputs {
     pub(super) dp_wr_valid: bool,
     pub(super) dp_idle: bool,
     pub(super) dp_error: bool,
+    pub(super) dp_ck_open: bool,
     pub(super) dec_stored_len: u64,
     pub(super) dec_raw: bool,
     pub(super) dec_valid: bool,
@@ -123,6 +124,7 @@ macro_rules! impl_ctl {
                 self.dp_wr_valid.next = i.dp_wr_valid;
                 self.dp_idle.next = i.dp_idle;
                 self.dp_error.next = i.dp_error;
+                self.dp_ck_open.next = i.dp_ck_open;
                 self.dec_stored_len.next = i.dec_stored_len.into();
                 self.dec_raw.next = i.dec_raw;
                 self.dec_valid.next = i.dec_valid;

@@ -12,6 +12,7 @@ mod chain;
 mod codec;
 mod stream;
 mod tb;
+mod windows;
 
 use bus::Ctl;
 use cdma_spec::desc::*;
@@ -225,6 +226,9 @@ macro_rules! controller_tests {
                 codec::decompress_multi_beat_index,
                 codec::decompress_header_and_index_checks,
                 codec::decompress_payload_error_and_read_error,
+                windows::decompress_more_than_one_index_window,
+                windows::decompress_bad_entry_after_earlier_chunks,
+                windows::decompress_index_read_error,
             );
         }
     };

@@ -141,10 +141,16 @@ impl<U: Ctl> Tb<U> {
         u.dp_rd_ready = self.dp_active;
         u.dp_idle = !self.dp_active;
         u.dp_error = self.dp_error_now && self.dp_active;
+        // A chunk is open while its output has not all left.
+        u.dp_ck_open = self.dp_active && self.dp_op == OP_DECOMPRESS && !self.dp_out.is_empty();
         let n_out = self.dp_out.len().min(bb as usize);
-        // COMPRESS: whole beats leave as soon as the decisions have made them (more bytes
-        // follow), the rest once every decision is in.
-        let beat_ready = self.dp_op == OP_COMPRESS && self.dp_out.len() > bb as usize;
+        // COMPRESS, DECOMPRESS: whole beats leave as soon as the decisions / commands have made
+        // them (more bytes follow), the rest once every decision / command is in.
+        let beat_ready = match self.dp_op {
+            OP_COMPRESS => self.dp_out.len() > bb as usize,
+            OP_DECOMPRESS => self.dp_out.len() >= bb as usize,
+            _ => false,
+        };
         u.dp_wr_valid = self.dp_active && (self.dp_out_ready || beat_ready) && n_out > 0;
         u.dp_wr_data = self.dp_out.iter().take(n_out).copied().collect();
         u.dp_wr_bytes = n_out;
@@ -212,6 +218,13 @@ impl<U: Ctl> Tb<U> {
             self.rd_reqs.push((addr, beats));
         }
         // chunk commands / decisions
+        if u.ck_valid && self.inp.ck_ready && self.dp_op == OP_DECOMPRESS {
+            // The chunk's output: byte i of the data is (3·i) mod 256.
+            let start = self.dp_made;
+            self.dp_out
+                .extend((0..u.ck_chunk_len).map(|i| ((start + i) * 3) as u8));
+            self.dp_made += u.ck_chunk_len;
+        }
         if u.ck_valid && self.inp.ck_ready {
             self.cmds.push(Cmd {
                 stored: u.ck_stored_len,
@@ -277,7 +290,7 @@ impl<U: Ctl> Tb<U> {
                     self.dp_out_ready = true;
                 }
                 OP_DECOMPRESS if self.cmds.len() as u64 == dp_n => {
-                    self.dp_out = (0..dp_dst_len).map(|i| (i * 3) as u8).collect();
+                    assert_eq!(self.dp_made, dp_dst_len, "chunk lengths");
                     self.dp_out_ready = true;
                 }
                 OP_COMPRESS if self.decisions.is_empty() => self.dp_out_ready = true,

@@ -1,0 +1,156 @@
+//! [`IndexWindow`]: the arithmetic of the controller's DECOMPRESS index windows — the window
+//! `[wbase, wend)` and its index beats, the payload beats its checked entries cover, and the
+//! check of the entry arriving against docs/FORMAT.md rules 11–13 and the running sum of
+//! stored sizes (rule 14, entry by entry).
+
+use cdma_spec::frame;
+use rust_hdl::core::prelude::*;
+
+use super::super::check::{log2, CL_BITS, LEN_BITS};
+use super::super::params::IDX_WIN_LOG2;
+
+/// The window's bounds and reads, and the entry check (combinational).
+#[derive(LogicBlock)]
+pub struct IndexWindow {
+    /// First entry of the window.
+    pub wbase: Signal<In, Bits<LEN_BITS>>,
+    /// Entries of the frame (`n_chunks`).
+    pub n: Signal<In, Bits<LEN_BITS>>,
+    /// Word of the metadata region in the word engine (the entry arriving is word `w`).
+    pub w: Signal<In, Bits<LEN_BITS>>,
+    /// The index entry arriving (word `w`).
+    pub entry: Signal<In, Bits<32>>,
+    /// Uncompressed bytes of the frame from the arriving entry's chunk on.
+    pub rem: Signal<In, Bits<LEN_BITS>>,
+    /// The chunk size is `2^chunk_log2` bytes.
+    pub chunk_log2: Signal<In, Bits<CL_BITS>>,
+    /// Stored bytes of the entries checked so far (their running sum).
+    pub off: Signal<In, Bits<LEN_BITS>>,
+    /// The header's `payload_len` (at least `off`).
+    pub plen: Signal<In, Bits<LEN_BITS>>,
+    /// Payload beats requested so far.
+    pub pr_beats: Signal<In, Bits<LEN_BITS>>,
+    /// End of the window: `min(n, wbase + 2^IDX_WIN_LOG2)`.
+    pub wend: Signal<Out, Bits<LEN_BITS>>,
+    /// Metadata word of the window's first entry, `8 + wbase`.
+    pub wlo: Signal<Out, Bits<LEN_BITS>>,
+    /// Metadata word after the window's last entry, `8 + wend`.
+    pub whi: Signal<Out, Bits<LEN_BITS>>,
+    /// First word of the beat holding word `wlo`.
+    pub first_word: Signal<Out, Bits<LEN_BITS>>,
+    /// Index beats of the window (from the one holding word `wlo` to the one holding `whi - 1`).
+    pub beats: Signal<Out, Bits<LEN_BITS>>,
+    /// Payload beats the checked entries cover (`ceil(off / BB)`), not yet requested.
+    pub pay_new: Signal<Out, Bits<LEN_BITS>>,
+    /// The arriving entry's `stored_len`.
+    pub len: Signal<Out, Bits<LEN_BITS>>,
+    /// The uncompressed size of the arriving entry's chunk.
+    pub size: Signal<Out, Bits<LEN_BITS>>,
+    /// The arriving entry breaks rule 11, 12 or 13, stores more than the payload left, or is
+    /// the frame's last and leaves some.
+    pub bad: Signal<Out, Bit>,
+    wfull: Signal<Local, Bits<LEN_BITS>>,
+    chunk: Signal<Local, Bits<LEN_BITS>>,
+    raw: Signal<Local, Bit>,
+    left: Signal<Local, Bits<LEN_BITS>>,
+    last: Signal<Local, Bit>,
+    win: Constant<Bits<LEN_BITS>>,
+    hdr_words: Constant<Bits<LEN_BITS>>,
+    one: Constant<Bits<LEN_BITS>>,
+    lg_e: Constant<Bits<5>>,
+    lg_bb: Constant<Bits<5>>,
+    bb_m1: Constant<Bits<LEN_BITS>>,
+    size_mask: Constant<Bits<LEN_BITS>>,
+    raw_mask: Constant<Bits<LEN_BITS>>,
+    eb_mask: Constant<Bits<LEN_BITS>>,
+}
+
+impl IndexWindow {
+    /// The window arithmetic of a `dw`-bit engine (`E = dw/32`-bit elements, `E` entries and
+    /// `BB = dw/8` bytes per beat).
+    pub fn new(dw: usize) -> Self {
+        let (e, bb) = (dw as u64 / 32, dw as u64 / 8);
+        let c = |v: u64| Constant::new(v.into());
+        Self {
+            wbase: Default::default(),
+            n: Default::default(),
+            w: Default::default(),
+            entry: Default::default(),
+            rem: Default::default(),
+            chunk_log2: Default::default(),
+            chunk: Default::default(),
+            off: Default::default(),
+            plen: Default::default(),
+            pr_beats: Default::default(),
+            wend: Default::default(),
+            wlo: Default::default(),
+            whi: Default::default(),
+            first_word: Default::default(),
+            beats: Default::default(),
+            pay_new: Default::default(),
+            len: Default::default(),
+            size: Default::default(),
+            bad: Default::default(),
+            wfull: Default::default(),
+            raw: Default::default(),
+            left: Default::default(),
+            last: Default::default(),
+            win: c(1 << IDX_WIN_LOG2),
+            hdr_words: c((frame::HEADER_LEN / frame::INDEX_ENTRY_LEN) as u64),
+            one: c(1),
+            lg_e: Constant::new(log2(e as usize).into()),
+            lg_bb: Constant::new(log2(bb as usize).into()),
+            bb_m1: c(bb - 1),
+            size_mask: c(frame::INDEX_SIZE.mask()),
+            raw_mask: c(frame::INDEX_RAW.mask()),
+            eb_mask: c(e / 8 - 1),
+        }
+    }
+}
+
+impl Logic for IndexWindow {
+    #[hdl_gen]
+    fn update(&mut self) {
+        // ---- the window and its index beats
+        self.wfull.next = self.wbase.val() + self.win.val();
+        self.wend.next = self.wfull.val();
+        if self.n.val() < self.wfull.val() {
+            self.wend.next = self.n.val();
+        }
+        self.wlo.next = self.wbase.val() + self.hdr_words.val();
+        self.whi.next = self.wend.val() + self.hdr_words.val();
+        self.first_word.next = (self.wlo.val() >> self.lg_e.val()) << self.lg_e.val();
+        self.beats.next = ((self.whi.val() - self.one.val()) >> self.lg_e.val())
+            - (self.wlo.val() >> self.lg_e.val())
+            + self.one.val();
+        // ---- payload: ceil(off / BB) beats, less those requested
+        self.pay_new.next = (self.off.val() >> self.lg_bb.val()) - self.pr_beats.val();
+        if (self.off.val() & self.bb_m1.val()).any() {
+            self.pay_new.next =
+                (self.off.val() >> self.lg_bb.val()) + self.one.val() - self.pr_beats.val();
+        }
+        // ---- the entry arriving
+        self.len.next = self.entry.val() & self.size_mask.val();
+        self.raw.next = (self.entry.val() & self.raw_mask.val()).any();
+        self.chunk.next = self.one.val() << self.chunk_log2.val();
+        self.size.next = self.chunk.val();
+        if self.rem.val() < self.chunk.val() {
+            self.size.next = self.rem.val();
+        }
+        self.left.next = self.plen.val() - self.off.val();
+        self.last.next = (self.w.val() + self.one.val()) == (self.n.val() + self.hdr_words.val());
+        // Rule 14 as a running sum: more than the payload left, or the last short of it.
+        self.bad.next = (self.len.val() > self.left.val())
+            | (self.last.val() & (self.len.val() != self.left.val()));
+        if self.raw.val() {
+            // Rule 11.
+            if self.len.val() != self.size.val() {
+                self.bad.next = true;
+            }
+        } else if (self.len.val() >= self.size.val()) | (self.len.val() & self.eb_mask.val()).any()
+        {
+            // Rules 12 and 13.
+            self.bad.next = true;
+        }
+    }
+}
