@@ -26,6 +26,7 @@ use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use super::beat_lanes::BeatLanes;
+use super::block_geom::BlockGeom;
 use super::elem_flags::{ElemFlags, Low32};
 use super::packer_dp::PackerDatapath;
 use crate::port_docs::PortDocs;
@@ -45,8 +46,7 @@ const F_FIRST: u64 = 1 << 10;
 macro_rules! bus_compressor {
     (
         $(#[$doc:meta])*
-        $name:ident, n: $n:tt, w: $w:tt, l: $l:tt, wl: $wl:tt, fw: $fw:tt, d: $d:tt,
-        km1: [$k0:tt, $k1:tt, $k2:tt], g: [$g0:tt, $g1:tt, $g2:tt]
+        $name:ident, n: $n:tt, w: $w:tt, l: $l:tt, wl: $wl:tt, fw: $fw:tt, d: $d:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -108,10 +108,11 @@ macro_rules! bus_compressor {
             b: DFF<Bits<12>>,
             fl: DFF<Bit>,
             pdp: PackerDatapath<$n, $w, $wl, $fw>,
+            geom: BlockGeom<$n>,
+            kx: ZeroExtend<3, 4>,
             // ---- locals
             kone: Signal<Local, Bit>,
             km1: Signal<Local, Bits<3>>,
-            lim: Signal<Local, Bits<4>>,
             g: Signal<Local, Bits<5>>,
             bend: Signal<Local, Bit>,
             take: Signal<Local, Bit>,
@@ -128,11 +129,6 @@ macro_rules! bus_compressor {
             emit: Signal<Local, Bit>,
             pos: Signal<Local, Bits<12>>,
             // ---- constants
-            k_m1: [Constant<Bits<3>>; 3],
-            k_lim: [Constant<Bits<4>>; 3],
-            k_g: [Constant<Bits<5>>; 3],
-            e8: Constant<Bits<2>>,
-            e16: Constant<Bits<2>>,
             zero5: Constant<Bits<5>>,
             zero_q: Constant<Bits<4>>,
             zero3: Constant<Bits<3>>,
@@ -184,9 +180,10 @@ macro_rules! bus_compressor {
                     b: Default::default(),
                     fl: Default::default(),
                     pdp: Default::default(),
+                    geom: Default::default(),
+                    kx: Default::default(),
                     kone: Default::default(),
                     km1: Default::default(),
-                    lim: Default::default(),
                     g: Default::default(),
                     bend: Default::default(),
                     take: Default::default(),
@@ -202,23 +199,6 @@ macro_rules! bus_compressor {
                     olast: Default::default(),
                     emit: Default::default(),
                     pos: Default::default(),
-                    k_m1: [
-                        Constant::new($k0.into()),
-                        Constant::new($k1.into()),
-                        Constant::new($k2.into()),
-                    ],
-                    k_lim: [
-                        Constant::new(($k0 + 1).into()),
-                        Constant::new(($k1 + 1).into()),
-                        Constant::new(($k2 + 1).into()),
-                    ],
-                    k_g: [
-                        Constant::new($g0.into()),
-                        Constant::new($g1.into()),
-                        Constant::new($g2.into()),
-                    ],
-                    e8: Constant::new(0.into()),
-                    e16: Constant::new(1.into()),
                     zero5: Constant::new(0.into()),
                     zero_q: Constant::new(0.into()),
                     zero3: Constant::new(0.into()),
@@ -238,21 +218,12 @@ macro_rules! bus_compressor {
             fn update(&mut self) {
                 dff_setup!(self, clock, bpos, boff, acc, mask_r, mask_ok, drain, c_n, c_last, c_valid, b, fl);
                 clock!(self, clock, bq, c_data, sbuf);
-                // ---- the element width: beats per block - 1, the queue limit (k beats), the
-                // elements per beat when a block spans several beats (else 0)
-                self.km1.next = self.k_m1[2].val();
-                self.lim.next = self.k_lim[2].val();
-                self.g.next = self.k_g[2].val();
-                if self.elem.val() == self.e8.val() {
-                    self.km1.next = self.k_m1[0].val();
-                    self.lim.next = self.k_lim[0].val();
-                    self.g.next = self.k_g[0].val();
-                }
-                if self.elem.val() == self.e16.val() {
-                    self.km1.next = self.k_m1[1].val();
-                    self.lim.next = self.k_lim[1].val();
-                    self.g.next = self.k_g[1].val();
-                }
+                // ---- the element width (BlockGeom): beats per block - 1 (the block queue
+                // holds up to k beats), elements per beat when a block spans several beats
+                self.geom.elem.next = self.elem.val();
+                self.km1.next = self.geom.km1.val();
+                self.g.next = self.geom.g.val();
+                self.kx.x.next = self.geom.km1.val();
                 self.kone.next = self.km1.val() == self.zero3.val();
                 // ---- stage 3 control first: what the packer takes decides what moves
                 self.full.next = self.b.q.val() > self.beat.val();
@@ -301,7 +272,7 @@ macro_rules! bus_compressor {
                 // ---- stage 1: a beat arrives
                 self.in_ready.next = !self.rst.val()
                     & !self.drain.q.val()
-                    & ((self.bq.count.val() < self.lim.val()) | self.pop.val());
+                    & ((self.bq.count.val() <= self.kx.y.val()) | self.pop.val());
                 self.take.next = self.in_valid.val() & self.in_ready.val();
                 self.first_in.next = self.bpos.q.val() == self.zero3.val();
                 self.fin.d.next = self.in_data.val();
@@ -392,21 +363,17 @@ macro_rules! bus_compressor {
 
 bus_compressor!(
     /// Bus compressor for a 128-bit bus (16 bytes per beat).
-    ZvcBusCompressorDw128, n: 16, w: 128, l: 20, wl: 160, fw: 288, d: 8,
-    km1: [1, 3, 7], g: [16, 8, 4]
+    ZvcBusCompressorDw128, n: 16, w: 128, l: 20, wl: 160, fw: 288, d: 8
 );
 bus_compressor!(
     /// Bus compressor for a 256-bit bus (32 bytes per beat).
-    ZvcBusCompressorDw256, n: 32, w: 256, l: 36, wl: 288, fw: 544, d: 4,
-    km1: [0, 1, 3], g: [0, 16, 8]
+    ZvcBusCompressorDw256, n: 32, w: 256, l: 36, wl: 288, fw: 544, d: 4
 );
 bus_compressor!(
     /// Bus compressor for a 512-bit bus (64 bytes per beat).
-    ZvcBusCompressorDw512, n: 64, w: 512, l: 72, wl: 576, fw: 1088, d: 2,
-    km1: [0, 0, 1], g: [0, 0, 16]
+    ZvcBusCompressorDw512, n: 64, w: 512, l: 72, wl: 576, fw: 1088, d: 2
 );
 bus_compressor!(
     /// Bus compressor for a 1024-bit bus (128 bytes per beat).
-    ZvcBusCompressorDw1024, n: 128, w: 1024, l: 144, wl: 1152, fw: 2176, d: 1,
-    km1: [0, 0, 0], g: [0, 0, 0]
+    ZvcBusCompressorDw1024, n: 128, w: 1024, l: 144, wl: 1152, fw: 2176, d: 1
 );

@@ -26,6 +26,7 @@ use rust_hdl::widgets::prelude::DFF;
 
 use super::beat_count::BeatCount;
 use super::beat_lanes::{LaneKeep, SlotDrop};
+use super::block_geom::BlockGeom;
 use super::elem_flags::{ElemFlags, Widen32};
 use super::mask_chain::MaskChain;
 use super::unpack_dp::UnpackDatapath;
@@ -40,8 +41,7 @@ pub static BUS_DECOMPRESSOR_PORTS: PortDocs =
 macro_rules! bus_decompressor {
     (
         $(#[$doc:meta])*
-        $name:ident, n: $n:tt, w: $w:tt, l: $l:tt, wl: $wl:tt, fw: $fw:tt,
-        km1: [$k0:tt, $k1:tt, $k2:tt], g: [$g0:tt, $g1:tt, $g2:tt]
+        $name:ident, n: $n:tt, w: $w:tt, l: $l:tt, wl: $wl:tt, fw: $fw:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -127,6 +127,7 @@ macro_rules! bus_decompressor {
             o_ef: DFF<Bits<$n>>,
             ofl: ElemFlags<$n, $w>,
             err: DFF<Bit>,
+            geom: BlockGeom<$n>,
             // ---- locals
             km1: Signal<Local, Bits<3>>,
             g: Signal<Local, Bits<5>>,
@@ -150,10 +151,6 @@ macro_rules! bus_decompressor {
             take: Signal<Local, Bit>,
             ovalid: Signal<Local, Bit>,
             // ---- constants
-            k_m1: [Constant<Bits<3>>; 3],
-            k_g: [Constant<Bits<5>>; 3],
-            e8: Constant<Bits<2>>,
-            e16: Constant<Bits<2>>,
             n8: Constant<Bits<8>>,
             n32: Constant<Bits<32>>,
             l32: Constant<Bits<32>>,
@@ -226,6 +223,7 @@ macro_rules! bus_decompressor {
                     o_ef: Default::default(),
                     ofl: Default::default(),
                     err: Default::default(),
+                    geom: Default::default(),
                     km1: Default::default(),
                     g: Default::default(),
                     lastb: Default::default(),
@@ -247,18 +245,6 @@ macro_rules! bus_decompressor {
                     pos: Default::default(),
                     take: Default::default(),
                     ovalid: Default::default(),
-                    k_m1: [
-                        Constant::new($k0.into()),
-                        Constant::new($k1.into()),
-                        Constant::new($k2.into()),
-                    ],
-                    k_g: [
-                        Constant::new($g0.into()),
-                        Constant::new($g1.into()),
-                        Constant::new($g2.into()),
-                    ],
-                    e8: Constant::new(0.into()),
-                    e16: Constant::new(1.into()),
                     n8: Constant::new($n.into()),
                     n32: Constant::new($n.into()),
                     l32: Constant::new($l.into()),
@@ -286,17 +272,10 @@ macro_rules! bus_decompressor {
                     o_last, o_valid, o_ef, err
                 );
                 clock!(self, clock, sbuf, o_data);
-                // ---- the element width (as in the compressor)
-                self.km1.next = self.k_m1[2].val();
-                self.g.next = self.k_g[2].val();
-                if self.elem.val() == self.e8.val() {
-                    self.km1.next = self.k_m1[0].val();
-                    self.g.next = self.k_g[0].val();
-                }
-                if self.elem.val() == self.e16.val() {
-                    self.km1.next = self.k_m1[1].val();
-                    self.g.next = self.k_g[1].val();
-                }
+                // ---- the element width (BlockGeom, as in the compressor)
+                self.geom.elem.next = self.elem.val();
+                self.km1.next = self.geom.km1.val();
+                self.g.next = self.geom.g.val();
                 // Blocks fit in a beat (k = 1). Registered: `elem` is stable a cycle before a
                 // stream, and the combinational children then read a register, not a local.
                 self.kone.d.next = self.km1.val() == self.zero3.val();
@@ -467,21 +446,17 @@ macro_rules! bus_decompressor {
 
 bus_decompressor!(
     /// Bus decompressor for a 128-bit bus (16 bytes per beat).
-    ZvcBusDecompressorDw128, n: 16, w: 128, l: 20, wl: 160, fw: 288,
-    km1: [1, 3, 7], g: [16, 8, 4]
+    ZvcBusDecompressorDw128, n: 16, w: 128, l: 20, wl: 160, fw: 288
 );
 bus_decompressor!(
     /// Bus decompressor for a 256-bit bus (32 bytes per beat).
-    ZvcBusDecompressorDw256, n: 32, w: 256, l: 36, wl: 288, fw: 544,
-    km1: [0, 1, 3], g: [0, 16, 8]
+    ZvcBusDecompressorDw256, n: 32, w: 256, l: 36, wl: 288, fw: 544
 );
 bus_decompressor!(
     /// Bus decompressor for a 512-bit bus (64 bytes per beat).
-    ZvcBusDecompressorDw512, n: 64, w: 512, l: 72, wl: 576, fw: 1088,
-    km1: [0, 0, 1], g: [0, 0, 16]
+    ZvcBusDecompressorDw512, n: 64, w: 512, l: 72, wl: 576, fw: 1088
 );
 bus_decompressor!(
     /// Bus decompressor for a 1024-bit bus (128 bytes per beat).
-    ZvcBusDecompressorDw1024, n: 128, w: 1024, l: 144, wl: 1152, fw: 2176,
-    km1: [0, 0, 0], g: [0, 0, 0]
+    ZvcBusDecompressorDw1024, n: 128, w: 1024, l: 144, wl: 1152, fw: 2176
 );

@@ -16,6 +16,7 @@
 
 mod beat_count;
 mod beat_lanes;
+mod block_geom;
 mod compressor;
 mod decompressor;
 #[cfg(test)]
@@ -29,6 +30,7 @@ mod unpack_dp;
 
 pub use beat_count::BeatCount;
 pub use beat_lanes::{BeatLanes, LaneKeep, SlotDrop};
+pub use block_geom::BlockGeom;
 pub use compressor::{
     ZvcBusCompressorDw1024, ZvcBusCompressorDw128, ZvcBusCompressorDw256, ZvcBusCompressorDw512,
     BUS_COMPRESSOR_PORTS,
