@@ -155,7 +155,6 @@ macro_rules! bus_decompressor {
             n32: Constant<Bits<32>>,
             l32: Constant<Bits<32>>,
             l12: Constant<Bits<12>>,
-            room: Constant<Bits<12>>,
             b32_8: Constant<Bits<8>>,
             r31: Constant<Bits<8>>,
             rmask: Constant<Bits<8>>,
@@ -249,7 +248,6 @@ macro_rules! bus_decompressor {
                     n32: Constant::new($n.into()),
                     l32: Constant::new($l.into()),
                     l12: Constant::new($l.into()),
-                    room: Constant::new($l.into()),
                     b32_8: Constant::new(32.into()),
                     r31: Constant::new(31.into()),
                     rmask: Constant::new(0xE0.into()),
@@ -402,7 +400,8 @@ macro_rules! bus_decompressor {
                 if self.ok.val() {
                     self.pos.next = self.b.q.val() - self.exp.n.val();
                 }
-                self.in_ready.next = !self.rst.val() & (self.err.q.val() | (self.pos.val() <= self.room.val()));
+                // A beat fits when at most L of the buffer's L + N bytes stay held.
+                self.in_ready.next = !self.rst.val() & (self.err.q.val() | (self.pos.val() <= self.l12.val()));
                 self.take.next = self.in_valid.val() & self.in_ready.val() & !self.err.q.val();
                 self.udp.sbuf.next = self.sbuf.q.val();
                 self.udp.cons.next = self.zero12.val();
