@@ -100,15 +100,14 @@ impl EngineConfig {
     pub const PRESETS: [&'static str; 3] = ["dw1024", "dw512", "dw256"];
 
     /// The preset called `name` (one of [`EngineConfig::PRESETS`]): `dw1024` is the 1024-bit
-    /// engine for 32-bit elements (`cdma_dma_top`), `dw512` the 512-bit one for 16-bit
-    /// elements (`cdma_dma_dw512`), `dw256` the 256-bit one for 8-bit elements
-    /// (`cdma_dma_dw256`); every other field takes its default. An unknown name is an error
-    /// listing the presets.
+    /// engine (`cdma_dma_top`), `dw512` the 512-bit one (`cdma_dma_dw512`), `dw256` the
+    /// 256-bit one (`cdma_dma_dw256`), each for every element width; every other field takes
+    /// its default. An unknown name is an error listing the presets.
     pub fn preset(name: &str) -> Result<EngineConfig, ConfigError> {
-        let (data_width, elem, module_prefix) = match name {
-            "dw1024" => (1024, 32, "cdma_dma_top"),
-            "dw512" => (512, 16, "cdma_dma_dw512"),
-            "dw256" => (256, 8, "cdma_dma_dw256"),
+        let (data_width, module_prefix) = match name {
+            "dw1024" => (1024, "cdma_dma_top"),
+            "dw512" => (512, "cdma_dma_dw512"),
+            "dw256" => (256, "cdma_dma_dw256"),
             _ => {
                 return Err(ConfigError::other(format!(
                     "config preset `{name}` is unknown; the presets are {}",
@@ -118,7 +117,7 @@ impl EngineConfig {
         };
         Ok(EngineConfig {
             data_width,
-            elem_widths: vec![elem],
+            elem_widths: default_elem_widths(),
             addr_width: default_addr_width(),
             id_width: default_id_width(),
             reads_in_flight: default_reads_in_flight(),

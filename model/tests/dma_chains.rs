@@ -146,9 +146,8 @@ fn endless_chain_stops_at_the_model_limit() {
 /// payload starts: memory then holds exactly the frame file of `compress_chunked`.
 #[test]
 fn compress_then_decompress_chain_round_trips_through_memory() {
-    for bb in [32u32, 64, 128] {
+    for (bb, elem) in bus_elem_pairs() {
         let c = cfg(bb);
-        let elem = c.elem();
         for chunk in [7u8, 8, 12] {
             // 24 chunks: 32 + 4·24 = 128 bytes of metadata, a multiple of every bus width.
             let len = (23 << chunk) + (1 << chunk) / 2;
@@ -203,13 +202,19 @@ fn configurations() {
     );
     let c = EngineConfig::default();
     assert_eq!(
-        (c.bus_bytes(), c.elem_bits(), c.chunk_log2_max()),
-        (128, 32, 12)
+        (c.bus_bytes(), c.elem_widths(), c.chunk_log2_max()),
+        (128, ElemWidth::ALL.to_vec(), 12)
     );
-    assert_eq!(cfg(32).elem(), ElemWidth::W8);
-    assert_eq!(cfg(64).elem_bits(), 16);
-    // HWCFG: bus_bytes_log2 7, elem_bits 32, chunk_log2_max 12, reads_in_flight 4.
-    assert_eq!(c.hwcfg(4), 0x040C_2007);
+    assert_eq!(
+        EngineConfig::new(16).unwrap().with_elem_widths(&[]),
+        Err(ConfigError::NoElemWidth)
+    );
+    let c16 = cfg(64).with_elem_widths(&[ElemWidth::W16]).unwrap();
+    assert_eq!(c16.elem_widths(), vec![ElemWidth::W16]);
+    assert!(c16.supports(ElemWidth::W16) && !c16.supports(ElemWidth::W8));
+    // HWCFG: bus_bytes_log2 7, elem_mask 0b111, chunk_log2_max 12, reads_in_flight 4.
+    assert_eq!(c.hwcfg(4), 0x040C_0707);
+    assert_eq!(c16.hwcfg(4) >> 8 & 0xFF, 0b010);
     let d = comp(32, 1, 2, 9);
     assert_eq!(Descriptor::from_bytes(&d.to_bytes()), d);
     assert_eq!(d.control, 0x0909);

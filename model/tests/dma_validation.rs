@@ -9,6 +9,7 @@
 mod dma_common;
 
 use cdma_model::dma::{codes, BusError, ChainEnd, Descriptor, EngineConfig, Op, SparseMemory};
+use cdma_model::ElemWidth;
 
 use dma_common::*;
 
@@ -157,16 +158,22 @@ fn bad_descriptors() {
 fn unsupported_by_the_configuration() {
     let cases: Vec<(&str, EngineConfig, Descriptor)> = vec![
         (
-            "COMPRESS E=16 on the E=32 engine",
-            e32(),
+            "COMPRESS E=16 on an engine of 32-bit elements",
+            cfg_only(128, ElemWidth::W32),
             comp(16, 256, 4096, 0),
         ),
         (
-            "COMPRESS E=32 on the E=8 engine",
-            cfg(32),
+            "COMPRESS E=32 on an engine of 8- and 16-bit elements",
+            cfg(32)
+                .with_elem_widths(&[ElemWidth::W8, ElemWidth::W16])
+                .unwrap(),
             comp(32, 256, 4096, 0),
         ),
-        ("DECOMPRESS E=8 on the E=32 engine", e32(), decomp(8, 0, 0)),
+        (
+            "DECOMPRESS E=8 on an engine of 32-bit elements",
+            cfg_only(128, ElemWidth::W32),
+            decomp(8, 0, 0),
+        ),
         (
             "chunk_log2 13 > CHUNK_LOG2_MAX 12",
             e32(),
@@ -183,8 +190,8 @@ fn unsupported_by_the_configuration() {
         let mut m = setup(&[1; 640], d);
         early(&mut m, &c, codes::UNSUPPORTED);
     }
-    // COMPRESS has no chunk-count limit (the index is streamed, not held), and COPY ignores
-    // the element width.
+    // COMPRESS has no chunk-count limit (the index is streamed, not held), COPY runs every
+    // element width, and an engine of every width compresses each.
     let mut m = setup(&[1; 640], comp(32, 5 * 128, 1 << 20, 7));
     single(&mut m, &e32(), codes::OK);
     let mut m = setup(
@@ -194,23 +201,28 @@ fn unsupported_by_the_configuration() {
             ..copy(512, 512)
         },
     );
-    single(&mut m, &e32(), codes::OK);
+    single(&mut m, &cfg_only(128, ElemWidth::W32), codes::OK);
+    for (bb, e) in bus_elem_pairs() {
+        let mut m = setup(&[1; 640], comp(e.bits(), 640, 4096, 0));
+        single(&mut m, &cfg(bb), codes::OK);
+    }
 }
 
 #[test]
 fn unsupported_is_checked_before_alignment_and_bad_desc_before_unsupported() {
     // UNSUPPORTED (step 3) before UNALIGNED (step 4).
+    let e32_only = cfg_only(128, ElemWidth::W32);
     let d = Descriptor {
         src_addr: SRC + 4,
         ..comp(16, 256, 4096, 0)
     };
-    early(&mut setup(&[], d), &e32(), codes::UNSUPPORTED);
+    early(&mut setup(&[], d), &e32_only, codes::UNSUPPORTED);
     // BAD_DESC (step 2) before UNSUPPORTED (step 3).
     let d = Descriptor {
         reserved0: 5,
         ..comp(16, 256, 4096, 0)
     };
-    early(&mut setup(&[], d), &e32(), codes::BAD_DESC);
+    early(&mut setup(&[], d), &e32_only, codes::BAD_DESC);
     // UNALIGNED (step 4) before BAD_DESC for the length (step 5).
     let d = Descriptor {
         dst_addr: DST + 64,
@@ -225,9 +237,9 @@ fn unsupported_is_checked_before_alignment_and_bad_desc_before_unsupported() {
 
 #[test]
 fn unaligned_addresses() {
-    for bb in [32u32, 64, 128] {
+    for (bb, e) in bus_elem_pairs() {
         let c = cfg(bb);
-        let e = c.elem_bits();
+        let e = e.bits();
         let half = u64::from(bb / 2);
         let cases = [
             Descriptor {

@@ -147,14 +147,15 @@ pub const HWCFG_BUS_LOG2: BitField = BitField {
     name: "bus_bytes_log2",
     lsb: 0,
     width: 8,
-    description: "log2 of the m_axi data width in bytes (5, 6 or 7 for 256, 512, 1024 bits); also the alignment src/dst/meta need",
+    description: "log2 of the m_axi data width in bytes (4, 5, 6 or 7 for 128, 256, 512, 1024 bits); also the alignment src/dst/meta need",
 };
-/// HWCFG: element width of the datapath.
-pub const HWCFG_ELEM_BITS: BitField = BitField {
-    name: "elem_bits",
+/// HWCFG: the element widths the engine was generated for, one bit per descriptor `elem`
+/// code (`desc::ELEM_CODES`).
+pub const HWCFG_ELEM_MASK: BitField = BitField {
+    name: "elem_mask",
     lsb: 8,
     width: 8,
-    description: "element width the compressor handles (bus bits / 32)",
+    description: "element widths the engine compresses: bit c set iff the descriptor elem code c runs (bit 0: 8, bit 1: 16, bit 2: 32 bits)",
 };
 /// HWCFG: largest chunk_log2.
 pub const HWCFG_CHUNK_LOG2_MAX: BitField = BitField {
@@ -173,7 +174,7 @@ pub const HWCFG_READS_IN_FLIGHT: BitField = BitField {
 /// HWCFG bits.
 pub const HWCFG_BITS: [BitField; 4] = [
     HWCFG_BUS_LOG2,
-    HWCFG_ELEM_BITS,
+    HWCFG_ELEM_MASK,
     HWCFG_CHUNK_LOG2_MAX,
     HWCFG_READS_IN_FLIGHT,
 ];

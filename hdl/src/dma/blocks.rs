@@ -1,6 +1,6 @@
 //! Every DMA block emitted standalone, for the lint tests and inspection: the AXI masters, the
 //! CSR block and the controllers per bus width ([`standalone_blocks`]), the datapath blocks
-//! per element width ([`datapath_blocks`]). The engine top instantiates the blocks itself.
+//! per bus width ([`datapath_blocks`]). The engine top instantiates the blocks itself.
 
 use super::params::BUS_WIDTHS;
 use super::*;
@@ -68,33 +68,39 @@ fn datapath_ports(name: &str) -> &'static [PortDoc] {
         .unwrap_or_else(|| panic!("no port table for datapath block {name}"))
 }
 
-/// Every DMA block of this module for element width `elem_bits` (8, 16 or 32), standalone.
+/// The datapath's own blocks (chunk scan, chunk FIFO) of a `dw`-bit bus (128, 256, 512 or
+/// 1024), standalone (`cdma_dma_<block>_dw<DW>`).
 ///
 /// # Panics
-/// On any other element width.
-pub fn datapath_blocks(elem_bits: u32) -> Vec<StandaloneBlock> {
+/// On any other bus width.
+pub fn datapath_blocks(dw: usize) -> Vec<StandaloneBlock> {
     macro_rules! blocks {
-        ($e:literal, $($ty:ty => $name:literal),* $(,)?) => {
-            vec![$(standalone_block(<$ty>::default(), &format!("cdma_dma_{}_e{}", $name, $e), datapath_ports($name))),*]
+        ($dw:literal, $($ty:ty => $name:literal),* $(,)?) => {
+            vec![$(standalone_block(<$ty>::default(), &format!("cdma_dma_{}_dw{}", $name, $dw), datapath_ports($name))),*]
         };
     }
-    match elem_bits {
-        8 => blocks!(
-            8,
-            chunk_scan::ChunkScanE8 => "chunk_scan",
-            chunk_fifo::ChunkFifoE8 => "chunk_fifo",
+    match dw {
+        128 => blocks!(
+            128,
+            chunk_scan::ChunkScanDw128 => "chunk_scan",
+            chunk_fifo::ChunkFifoDw128 => "chunk_fifo",
         ),
-        16 => blocks!(
-            16,
-            chunk_scan::ChunkScanE16 => "chunk_scan",
-            chunk_fifo::ChunkFifoE16 => "chunk_fifo",
+        256 => blocks!(
+            256,
+            chunk_scan::ChunkScanDw256 => "chunk_scan",
+            chunk_fifo::ChunkFifoDw256 => "chunk_fifo",
         ),
-        32 => blocks!(
-            32,
-            chunk_scan::ChunkScanE32 => "chunk_scan",
-            chunk_fifo::ChunkFifoE32 => "chunk_fifo",
+        512 => blocks!(
+            512,
+            chunk_scan::ChunkScanDw512 => "chunk_scan",
+            chunk_fifo::ChunkFifoDw512 => "chunk_fifo",
         ),
-        other => panic!("cdma-hdl: unsupported element width {other} bits"),
+        1024 => blocks!(
+            1024,
+            chunk_scan::ChunkScanDw1024 => "chunk_scan",
+            chunk_fifo::ChunkFifoDw1024 => "chunk_fifo",
+        ),
+        other => panic!("cdma-hdl: unsupported bus width {other} bits"),
     }
 }
 
@@ -118,7 +124,7 @@ mod tests {
     /// Each datapath block's `…_PORTS` doc table lists exactly its Verilog ports, in order.
     #[test]
     fn port_tables_match_the_emitted_modules() {
-        let blocks = datapath_blocks(8);
+        let blocks = datapath_blocks(256);
         assert_eq!(blocks.len(), DATAPATH_PORTS.len());
         for b in blocks {
             let head = &b.verilog[b.verilog.find(&format!("module {}(", b.module)).unwrap()..];

@@ -5,8 +5,9 @@
 //! fields and derived numbers the controller sequences with.
 //!
 //! Offsets, bit positions, codes and the magic are `cdma_spec` values put into sized
-//! `Constant`s by the constructors; the bus-dependent limits (`BB`, `E`) come from the
-//! constructor's `dw` argument.
+//! `Constant`s by the constructors; the bus-dependent limits (`BB`) come from the
+//! constructor's `dw` argument, the element widths the engine runs from its `elem_mask`
+//! (bit `c` set iff the descriptor element code `c` runs, HWCFG `elem_mask`).
 
 use cdma_spec::{desc, error, frame};
 use rust_hdl::core::prelude::*;
@@ -48,13 +49,21 @@ pub(crate) fn log2(x: usize) -> u64 {
     u64::from(x.trailing_zeros())
 }
 
-/// The control code of element width `bits` (cdma_spec::desc::ELEM_CODES).
-fn elem_code(bits: u32) -> u64 {
-    desc::ELEM_CODES
-        .iter()
-        .find(|(_, b)| *b == bits)
-        .map(|(c, _)| *c)
-        .expect("element width has a code")
+/// The `elem_mask` of an engine that runs every element width.
+pub const ELEM_MASK_ALL: u8 = 0b111;
+
+/// The `elem_mask` of the element widths `bits` (8, 16, 32).
+///
+/// # Panics
+/// On any other width.
+pub fn elem_mask_of(bits: &[u32]) -> u8 {
+    bits.iter().fold(0, |m, b| {
+        let (code, _) = desc::ELEM_CODES
+            .iter()
+            .find(|(_, w)| w == b)
+            .unwrap_or_else(|| panic!("{b}-bit elements have no code"));
+        m | 1 << code
+    })
 }
 
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
@@ -87,6 +96,8 @@ pub struct DescCheck {
     pub irq: Signal<Out, Bit>,
     /// `control.stop_on_error`.
     pub stop: Signal<Out, Bit>,
+    /// `control.elem`, the element width code (valid when `code` is 0).
+    pub elem: Signal<Out, Bits<ELEM_BITS>>,
     /// COMPRESS chunk size, `control.chunk_log2` with 0 replaced by the default.
     pub chunk_log2: Signal<Out, Bits<CL_BITS>>,
     /// COMPRESS chunk count `ceil(src_len / 2^chunk_log2)` (valid when `code` is 0).
@@ -106,7 +117,6 @@ pub struct DescCheck {
     /// `next`.
     pub next_desc: Signal<Out, Bits<ADDR_BITS>>,
     control: Signal<Local, Bits<CONTROL_BITS>>,
-    elem: Signal<Local, Bits<ELEM_BITS>>,
     cl_raw: Signal<Local, Bits<CL_BITS>>,
     res0: Signal<Local, Bits<LEN_BITS>>,
     res1: Signal<Local, Bits<ADDR_BITS>>,
@@ -117,6 +127,7 @@ pub struct DescCheck {
     unsup: Signal<Local, Bit>,
     unaligned: Signal<Local, Bit>,
     cl_mask: Signal<Local, Bits<LEN_BITS>>,
+    eb_mask: Signal<Local, Bits<LEN_BITS>>,
     f_control: Constant<Bits<DOFF>>,
     f_src_len: Constant<Bits<DOFF>>,
     f_src_addr: Constant<Bits<DOFF>>,
@@ -137,7 +148,7 @@ pub struct DescCheck {
     elem_8: Constant<Bits<ELEM_BITS>>,
     elem_16: Constant<Bits<ELEM_BITS>>,
     elem_32: Constant<Bits<ELEM_BITS>>,
-    elem_e: Constant<Bits<ELEM_BITS>>,
+    elem_mask: Constant<Bits<4>>,
     ctl_rsvd: Constant<Bits<CONTROL_BITS>>,
     cl_default: Constant<Bits<CL_BITS>>,
     cl_fmt_min: Constant<Bits<CL_BITS>>,
@@ -147,7 +158,6 @@ pub struct DescCheck {
     bb_mask: Constant<Bits<ADDR_BITS>>,
     bb_mask32: Constant<Bits<LEN_BITS>>,
     lg_bb: Constant<Bits<5>>,
-    eb_mask: Constant<Bits<LEN_BITS>>,
     one: Constant<Bits<LEN_BITS>>,
     ok: Constant<Bits<CODE_BITS>>,
     e_bad_desc: Constant<Bits<CODE_BITS>>,
@@ -157,10 +167,14 @@ pub struct DescCheck {
 }
 
 impl DescCheck {
-    /// The checker of a `dw`-bit engine (`BB = dw/8`, element width `E = dw/32`).
-    pub fn new(dw: usize) -> Self {
+    /// The checker of a `dw`-bit engine (`BB = dw/8`) that runs the element widths of
+    /// `elem_mask`.
+    pub fn new(dw: usize, elem_mask: u8) -> Self {
         let bb = dw / 8;
-        let e = dw / 32;
+        assert!(
+            elem_mask != 0 && elem_mask <= ELEM_MASK_ALL,
+            "elem_mask {elem_mask:#b}"
+        );
         let ctl_used = desc::CONTROL_BITS.iter().fold(0u64, |m, f| m | f.mask());
         let b = |f: cdma_spec::BitField| c::<5>(u64::from(f.lsb));
         Self {
@@ -190,6 +204,7 @@ impl DescCheck {
             unsup: Default::default(),
             unaligned: Default::default(),
             cl_mask: Default::default(),
+            eb_mask: Default::default(),
             f_control: doff(desc::CONTROL_FIELD),
             f_src_len: doff(desc::SRC_LEN_FIELD),
             f_src_addr: doff(desc::SRC_ADDR_FIELD),
@@ -210,7 +225,7 @@ impl DescCheck {
             elem_8: c(desc::ELEM_CODES[0].0),
             elem_16: c(desc::ELEM_CODES[1].0),
             elem_32: c(desc::ELEM_CODES[2].0),
-            elem_e: c(elem_code(e as u32)),
+            elem_mask: c(u64::from(elem_mask)),
             ctl_rsvd: c(!ctl_used & 0xFFFF_FFFF),
             cl_default: c(u64::from(frame::CHUNK_LOG2_DEFAULT)),
             cl_fmt_min: c(u64::from(frame::CHUNK_LOG2_MIN)),
@@ -220,7 +235,6 @@ impl DescCheck {
             bb_mask: c(bb as u64 - 1),
             bb_mask32: c(bb as u64 - 1),
             lg_bb: c(log2(bb)),
-            eb_mask: c((e / 8) as u64 - 1),
             one: c(1),
             ok: code(error::OK),
             e_bad_desc: code(error::BAD_DESC),
@@ -294,6 +308,7 @@ impl Logic for DescCheck {
         }
         // ---- derived numbers
         self.cl_mask.next = (self.one.val() << self.chunk_log2.val()) - self.one.val();
+        self.eb_mask.next = (self.one.val() << self.elem.val()) - self.one.val();
         self.n_chunks.next = self.src_len.val() >> self.chunk_log2.val();
         if (self.src_len.val() & self.cl_mask.val()).any() {
             self.n_chunks.next = (self.src_len.val() >> self.chunk_log2.val()) + self.one.val();
@@ -316,7 +331,7 @@ impl Logic for DescCheck {
                     | (self.chunk_log2.val() > self.cl_fmt_max.val())));
         // ---- step 3: UNSUPPORTED
         self.unsup.next = ((self.is_comp.val() | self.is_dec.val())
-            & (self.elem.val() != self.elem_e.val()))
+            & !self.elem_mask.val().get_bit(self.elem.val().index()))
             | (self.is_comp.val()
                 & ((self.chunk_log2.val() > self.cl_eng_max.val())
                     | (self.chunk_log2.val() < self.cl_eng_min.val())));
@@ -341,7 +356,9 @@ impl Logic for DescCheck {
     }
 }
 
-/// DECOMPRESS frame header checks (step 7 up to the index), and the header's fields.
+/// DECOMPRESS frame header checks (step 7 up to the index), and the header's fields. The
+/// header's `elem_bits` must be the descriptor's element width (BAD_HEADER otherwise; a width
+/// the engine does not run was refused with the descriptor, UNSUPPORTED).
 #[derive(LogicBlock)]
 pub struct HdrCheck {
     /// The fetched header, byte `i` at bits `[8i +: 8]`.
@@ -350,6 +367,8 @@ pub struct HdrCheck {
     pub src_len: Signal<In, Bits<LEN_BITS>>,
     /// The descriptor's `dst_cap` (must hold `uncompressed_len`).
     pub dst_cap: Signal<In, Bits<LEN_BITS>>,
+    /// The descriptor's element width code (the header's `elem_bits` must be that width).
+    pub elem_code: Signal<In, Bits<ELEM_BITS>>,
     /// First failing check's error code (0 = OK).
     pub code: Signal<Out, Bits<CODE_BITS>>,
     /// `n_chunks`.
@@ -374,6 +393,7 @@ pub struct HdrCheck {
     ceil: Signal<Local, Bits<HLEN_BITS>>,
     ceil_lo: Signal<Local, Bits<32>>,
     ceil_hi: Signal<Local, Bits<32>>,
+    want_elem: Signal<Local, Bits<HBYTE_BITS>>,
     bad: Signal<Local, Bit>,
     unsup: Signal<Local, Bit>,
     f_magic: Constant<Bits<HOFF>>,
@@ -391,7 +411,6 @@ pub struct HdrCheck {
     eb_8: Constant<Bits<HBYTE_BITS>>,
     eb_16: Constant<Bits<HBYTE_BITS>>,
     eb_32: Constant<Bits<HBYTE_BITS>>,
-    eb_e: Constant<Bits<HBYTE_BITS>>,
     m_16: Constant<Bits<HLEN_BITS>>,
     m_32: Constant<Bits<HLEN_BITS>>,
     cl_fmt_min: Constant<Bits<HBYTE_BITS>>,
@@ -405,15 +424,15 @@ pub struct HdrCheck {
 }
 
 impl HdrCheck {
-    /// The checker of a `dw`-bit engine (element width `E = dw/32`).
-    pub fn new(dw: usize) -> Self {
-        let e = (dw / 32) as u64;
+    /// The header checker (the engine's `CHUNK_LOG2_MAX` limits the chunk size).
+    pub fn new() -> Self {
         // Element widths in code order (8, 16, 32 bits).
         let eb = desc::ELEM_CODES.map(|(_, bits)| bits);
         Self {
             hdr: Default::default(),
             src_len: Default::default(),
             dst_cap: Default::default(),
+            elem_code: Default::default(),
             code: Default::default(),
             n_chunks: Default::default(),
             chunk_log2: Default::default(),
@@ -433,6 +452,7 @@ impl HdrCheck {
             ceil: Default::default(),
             ceil_lo: Default::default(),
             ceil_hi: Default::default(),
+            want_elem: Default::default(),
             bad: Default::default(),
             unsup: Default::default(),
             f_magic: hoff(frame::MAGIC_FIELD),
@@ -450,7 +470,6 @@ impl HdrCheck {
             eb_8: c(u64::from(eb[0])),
             eb_16: c(u64::from(eb[1])),
             eb_32: c(u64::from(eb[2])),
-            eb_e: c(e),
             m_16: c(u64::from(eb[1] / 8 - 1)),
             m_32: c(u64::from(eb[2] / 8 - 1)),
             cl_fmt_min: c(u64::from(frame::CHUNK_LOG2_MIN)),
@@ -462,6 +481,12 @@ impl HdrCheck {
             e_unsupported: code(error::UNSUPPORTED),
             e_overflow: code(error::DST_OVERFLOW),
         }
+    }
+}
+
+impl Default for HdrCheck {
+    fn default() -> Self {
+        Self::new()
     }
 }
 
@@ -508,12 +533,15 @@ impl Logic for HdrCheck {
         }
         self.ceil_lo.next = self.ceil.val().get_bits::<32>(0);
         self.ceil_hi.next = self.ceil.val().get_bits::<32>(32);
+        // The descriptor's width in bits: 8 << code (codes 0, 1, 2 = 8, 16, 32 bits).
+        self.want_elem.next = self.eb_8.val() << self.elem_code.val();
         self.bad.next = (self.magic.val() != self.v_magic.val())
             | (self.version.val() != self.v_version.val())
             | (self.codec.val() != self.v_codec.val())
             | ((self.elem.val() != self.eb_8.val())
                 & (self.elem.val() != self.eb_16.val())
                 & (self.elem.val() != self.eb_32.val()))
+            | (self.elem.val() != self.want_elem.val())
             | (self.cl.val() < self.cl_fmt_min.val())
             | (self.cl.val() > self.cl_fmt_max.val())
             | self.reserved.val().any()
@@ -521,8 +549,7 @@ impl Logic for HdrCheck {
             | ((self.elem.val() == self.eb_32.val()) & (self.ulen64.val() & self.m_32.val()).any())
             | self.ceil_hi.val().any()
             | (self.ceil_lo.val() != self.n_chunks.val());
-        self.unsup.next =
-            (self.elem.val() != self.eb_e.val()) | (self.cl.val() > self.cl_eng_max.val());
+        self.unsup.next = self.cl.val() > self.cl_eng_max.val();
         self.code.next = self.ok.val();
         if self.bad.val() {
             self.code.next = self.e_bad_header.val();

@@ -12,9 +12,10 @@
 //!   taken (`out_valid = ov`), so one beat per cycle flows in and out; latency 2 cycles
 //!   (write, then read into the output register).
 //!
-//! The beat word is `W` bits; the engine stores `{last, chunk_end, lanes[6], data[32·E]}`
-//! (see [`chunk_fifo_width`]). Depth for [`ENGINE_CHUNK_LOG2_MAX`] = 12: `2·4096/(4·E)` beats
-//! ([`chunk_fifo_log2`]); aliases [`ChunkFifoE8`], [`ChunkFifoE16`], [`ChunkFifoE32`].
+//! The beat word is `W` bits; the engine stores `{last, chunk_end, bytes[8], data[DW]}`
+//! (see [`chunk_fifo_width`]). Depth for [`ENGINE_CHUNK_LOG2_MAX`] = 12: `2·4096/BB` beats
+//! ([`chunk_fifo_log2`]); aliases [`ChunkFifoDw128`], [`ChunkFifoDw256`], [`ChunkFifoDw512`],
+//! [`ChunkFifoDw1024`].
 
 use rust_hdl::core::prelude::*;
 
@@ -22,27 +23,33 @@ use crate::port_docs::PortDocs;
 
 use super::params::ENGINE_CHUNK_LOG2_MAX;
 
-/// Bits of one chunk-FIFO word for element width `e`: data `32·e`, lanes 6, chunk end 1,
+/// Bits of one chunk-FIFO word of a `dw`-bit bus: data `dw`, valid bytes 8, chunk end 1,
 /// last 1.
-pub const fn chunk_fifo_width(e: usize) -> usize {
-    32 * e + 8
+pub const fn chunk_fifo_width(dw: usize) -> usize {
+    dw + 10
 }
 
 /// `log2` of the chunk-FIFO depth holding two chunks of `2^chunk_log2_max` bytes in beats of
-/// `4·e` bytes.
-pub const fn chunk_fifo_log2(e: usize, chunk_log2_max: usize) -> usize {
-    chunk_log2_max + 1 - (4 * e).trailing_zeros() as usize
+/// a `dw`-bit bus.
+pub const fn chunk_fifo_log2(dw: usize, chunk_log2_max: usize) -> usize {
+    chunk_log2_max + 1 - (dw / 8).trailing_zeros() as usize
 }
 
 /// The engine's largest chunk, as a `usize` for the depth arithmetic.
 const CHUNK_LOG2: usize = ENGINE_CHUNK_LOG2_MAX as usize;
 
-/// The chunk FIFO for E = 8 (`ENGINE_CHUNK_LOG2_MAX` = 12): 256 beats of 264 bits.
-pub type ChunkFifoE8 = ChunkFifo<{ chunk_fifo_width(8) }, { chunk_fifo_log2(8, CHUNK_LOG2) }>;
-/// The chunk FIFO for E = 16 (`ENGINE_CHUNK_LOG2_MAX` = 12): 128 beats of 520 bits.
-pub type ChunkFifoE16 = ChunkFifo<{ chunk_fifo_width(16) }, { chunk_fifo_log2(16, CHUNK_LOG2) }>;
-/// The chunk FIFO for E = 32 (`ENGINE_CHUNK_LOG2_MAX` = 12): 64 beats of 1032 bits.
-pub type ChunkFifoE32 = ChunkFifo<{ chunk_fifo_width(32) }, { chunk_fifo_log2(32, CHUNK_LOG2) }>;
+/// The chunk FIFO of a 128-bit bus (`ENGINE_CHUNK_LOG2_MAX` = 12): 512 beats of 138 bits.
+pub type ChunkFifoDw128 =
+    ChunkFifo<{ chunk_fifo_width(128) }, { chunk_fifo_log2(128, CHUNK_LOG2) }>;
+/// The chunk FIFO of a 256-bit bus (`ENGINE_CHUNK_LOG2_MAX` = 12): 256 beats of 266 bits.
+pub type ChunkFifoDw256 =
+    ChunkFifo<{ chunk_fifo_width(256) }, { chunk_fifo_log2(256, CHUNK_LOG2) }>;
+/// The chunk FIFO of a 512-bit bus (`ENGINE_CHUNK_LOG2_MAX` = 12): 128 beats of 522 bits.
+pub type ChunkFifoDw512 =
+    ChunkFifo<{ chunk_fifo_width(512) }, { chunk_fifo_log2(512, CHUNK_LOG2) }>;
+/// The chunk FIFO of a 1024-bit bus (`ENGINE_CHUNK_LOG2_MAX` = 12): 64 beats of 1034 bits.
+pub type ChunkFifoDw1024 =
+    ChunkFifo<{ chunk_fifo_width(1024) }, { chunk_fifo_log2(1024, CHUNK_LOG2) }>;
 
 /// Port documentation of the chunk FIFO, in Verilog port order: the `///` comments of
 /// its port fields below, the one place its ports are documented (the emitted manifest and
@@ -250,10 +257,11 @@ mod tests {
 
     #[test]
     fn default_depths_hold_two_chunks() {
-        assert_eq!(chunk_fifo_log2(8, 12), 8);
-        assert_eq!(chunk_fifo_log2(16, 12), 7);
-        assert_eq!(chunk_fifo_log2(32, 12), 6);
-        assert_eq!(chunk_fifo_width(32), 1032);
+        assert_eq!(chunk_fifo_log2(128, 12), 9);
+        assert_eq!(chunk_fifo_log2(256, 12), 8);
+        assert_eq!(chunk_fifo_log2(512, 12), 7);
+        assert_eq!(chunk_fifo_log2(1024, 12), 6);
+        assert_eq!(chunk_fifo_width(1024), 1034);
     }
 
     #[test]

@@ -1,24 +1,26 @@
 //! `ChunkScan` (COMPRESS): watches the source beats and decides per chunk whether it is stored
 //! ZVC-compressed or raw (docs/ARCHITECTURE.md; spec/src/frame.rs: a chunk is stored ZVC iff
-//! its ZVC payload is strictly smaller than the chunk).
+//! its ZVC payload is strictly smaller than the chunk), for the element width the descriptor
+//! chose (`elem`, one block for every width).
 //!
-//! Every source beat is one ZVC block (32 lanes; the source's final beat may hold fewer,
-//! `in_lanes`, and is then a partial block: lanes at and above `in_lanes` are ignored). Per
-//! chunk it counts blocks, valid lanes and non-zero lanes; when the chunk's last beat
-//! (`in_chunk_end`) has passed it emits
-//! `zvc = 4·blocks + (E/8)·nonzeros` against `bytes = (E/8)·lanes`:
+//! A source beat is `BB` bytes (the source's final beat may hold fewer, `in_bytes`; bytes at
+//! and above it are ignored). Per beat the element flags ([`ElemFlags`]: an element is
+//! non-zero iff any of its bytes is) are registered (`s1`); the next cycle their popcount is
+//! added to the chunk's non-zero elements `nz` and the beat's bytes to the chunk's `bytes`.
+//! When the chunk's last beat (`in_chunk_end`) has passed it emits
+//! `zvc = 4·ceil(bytes / (32·eb)) + eb·nz` (one 4-byte mask per 32-element block, a final
+//! partial block included; `eb = E/8` bytes per element) against `bytes`:
 //! `dec_raw = !(zvc < bytes)`, `dec_stored_len = dec_raw ? bytes : zvc`.
 //!
-//! The beats themselves do not pass through this block: it observes `in_data`, `in_lanes`,
+//! The beats themselves do not pass through this block: it observes `in_data`, `in_bytes`,
 //! `in_chunk_end` and passes the handshake on (`out_valid = in_valid & ok`,
 //! `in_ready = out_ready & ok`, combinational). `ok` is low only for a chunk-end beat while
 //! two decisions are already pending (queued or being computed) and none leaves this cycle
 //! (so `ok` depends combinationally on `dec_ready`), so a stream of one beat per cycle is
 //! never stalled unless the decision consumer falls two chunks behind; with `dec_ready` high
-//! even one-beat chunks (E = 32, 128-byte chunks) flow at one beat and one decision per cycle. Pipeline:
-//! the beat's non-zero lane flags are registered (`s1`), the next cycle their popcount is
-//! accumulated and, at a chunk end, the decision enters a two-entry queue; `dec_valid` rises
-//! two cycles after the chunk's last beat passed.
+//! even one-beat chunks (128-byte chunks on a 1024-bit bus) flow at one beat and one decision
+//! per cycle. The decision enters a two-entry queue; `dec_valid` rises two cycles after the
+//! chunk's last beat passed.
 //!
 //! Counters are 32 bits (chunks up to 2^24 bytes, spec/src/frame.rs `CHUNK_LOG2_MAX`).
 
@@ -28,8 +30,8 @@ use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use crate::prims::{LaneAny, ZeroExtend};
-use crate::prims::{PopCount32, Thermo};
+use crate::bus_codec::ElemFlags;
+use crate::prims::{PopCount, ZeroExtend};
 
 /// Port documentation of the chunk scanner, in Verilog port order: the `///` comments of
 /// its port fields below, the one place its ports are documented (the emitted manifest and
@@ -39,7 +41,7 @@ pub static CHUNK_SCAN_PORTS: PortDocs = PortDocs::new(include_str!("chunk_scan.r
 macro_rules! chunk_scan {
     (
         $(#[$doc:meta])*
-        $name:ident, e: $e:tt, lgb: $lgb:tt, bw: $bw:tt
+        $name:ident, bw: $bw:tt, bb: $bb:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -48,10 +50,13 @@ macro_rules! chunk_scan {
             pub clock: Signal<In, Clock>,
             /// Synchronous reset, active high: clears the counts and pending decisions.
             pub rst: Signal<In, Bit>,
-            /// Source bus beat (observed only): 32 lanes of E bits, one ZVC block.
+            /// Element width code of the stream (0 = 8, 1 = 16, 2 = 32 bits), stable from
+            /// reset to the stream's end.
+            pub elem: Signal<In, Bits<2>>,
+            /// Source bus beat (observed only), byte `j` at bits `[8j +: 8]`.
             pub in_data: Signal<In, Bits<$bw>>,
-            /// Valid lanes of this beat: 32, fewer on the source's final beat (1..32).
-            pub in_lanes: Signal<In, Bits<6>>,
+            /// Valid bytes of this beat: BB, fewer on the source's final beat (whole elements).
+            pub in_bytes: Signal<In, Bits<8>>,
             /// This beat is the last of a chunk.
             pub in_chunk_end: Signal<In, Bit>,
             /// Source handshake: the beat is valid.
@@ -70,28 +75,25 @@ macro_rules! chunk_scan {
             pub dec_valid: Signal<Out, Bit>,
             /// Decision handshake: the decision is taken this cycle if `dec_valid`.
             pub dec_ready: Signal<In, Bit>,
-            // --- stage 0: non-zero valid lanes of the observed beat
-            any: LaneAny<$e, $bw>,
-            w_lanes: ZeroExtend<6, 7>,
-            th: Thermo<32, 1, 32>,
+            // --- stage 0: element flags of the observed beat
+            flags: ElemFlags<$bb, $bw>,
             ok: Signal<Local, Bit>,
             fire: Signal<Local, Bit>,
             // --- stage 1: registered flags, popcount, accumulation
             s1_v: DFF<Bit>,
-            s1_mask: DFF<Bits<32>>,
-            s1_lanes: DFF<Bits<6>>,
+            s1_flags: DFF<Bits<$bb>>,
+            s1_bytes: DFF<Bits<8>>,
             s1_end: DFF<Bit>,
-            pc: PopCount32,
-            z_pop: ZeroExtend<6, 32>,
-            z_lanes: ZeroExtend<6, 32>,
+            pc: PopCount<$bb, 8, true>,
+            z_pop: ZeroExtend<8, 32>,
+            z_bytes: ZeroExtend<8, 32>,
+            z_elem: ZeroExtend<2, 32>,
             nz: DFF<Bits<32>>,
-            blk: DFF<Bits<32>>,
             ln: DFF<Bits<32>>,
             nz_t: Signal<Local, Bits<32>>,
-            blk_t: Signal<Local, Bits<32>>,
             ln_t: Signal<Local, Bits<32>>,
+            blocks: Signal<Local, Bits<32>>,
             zvc: Signal<Local, Bits<32>>,
-            bytes: Signal<Local, Bits<32>>,
             raw: Signal<Local, Bit>,
             len: Signal<Local, Bits<32>>,
             push: Signal<Local, Bit>,
@@ -106,6 +108,8 @@ macro_rules! chunk_scan {
             cr: DFF<Bits<2>>,
             one32: Constant<Bits<32>>,
             zero32: Constant<Bits<32>>,
+            five32: Constant<Bits<32>>,
+            block8: Constant<Bits<32>>,
             one2: Constant<Bits<2>>,
             two2: Constant<Bits<2>>,
             zero2: Constant<Bits<2>>,
@@ -116,8 +120,9 @@ macro_rules! chunk_scan {
                 Self {
                     clock: Default::default(),
                     rst: Default::default(),
+                    elem: Default::default(),
                     in_data: Default::default(),
-                    in_lanes: Default::default(),
+                    in_bytes: Default::default(),
                     in_chunk_end: Default::default(),
                     in_valid: Default::default(),
                     in_ready: Default::default(),
@@ -127,26 +132,23 @@ macro_rules! chunk_scan {
                     dec_raw: Default::default(),
                     dec_valid: Default::default(),
                     dec_ready: Default::default(),
-                    any: Default::default(),
-                    w_lanes: Default::default(),
-                    th: Default::default(),
+                    flags: Default::default(),
                     ok: Default::default(),
                     fire: Default::default(),
                     s1_v: Default::default(),
-                    s1_mask: Default::default(),
-                    s1_lanes: Default::default(),
+                    s1_flags: Default::default(),
+                    s1_bytes: Default::default(),
                     s1_end: Default::default(),
                     pc: Default::default(),
                     z_pop: Default::default(),
-                    z_lanes: Default::default(),
+                    z_bytes: Default::default(),
+                    z_elem: Default::default(),
                     nz: Default::default(),
-                    blk: Default::default(),
                     ln: Default::default(),
                     nz_t: Default::default(),
-                    blk_t: Default::default(),
                     ln_t: Default::default(),
+                    blocks: Default::default(),
                     zvc: Default::default(),
-                    bytes: Default::default(),
                     raw: Default::default(),
                     len: Default::default(),
                     push: Default::default(),
@@ -160,6 +162,8 @@ macro_rules! chunk_scan {
                     cr: Default::default(),
                     one32: Constant::new(1.into()),
                     zero32: Constant::new(0.into()),
+                    five32: Constant::new(5.into()),
+                    block8: Constant::new(32.into()),
                     one2: Constant::new(1.into()),
                     two2: Constant::new(2.into()),
                     zero2: Constant::new(0.into()),
@@ -171,13 +175,13 @@ macro_rules! chunk_scan {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, s1_v, s1_mask, s1_lanes, s1_end, nz, blk, ln, q0_v, q0_len,
+                    self, clock, s1_v, s1_flags, s1_bytes, s1_end, nz, ln, q0_v, q0_len,
                     q0_raw, q1_v, q1_len, q1_raw, cr
                 );
                 // ---- stage 0: the handshake passes unless a chunk end finds no decision slot
-                self.any.x.next = self.in_data.val();
-                self.w_lanes.x.next = self.in_lanes.val();
-                self.th.n.next = self.w_lanes.y.val();
+                self.flags.d.next = self.in_data.val();
+                self.flags.cnt.next = self.in_bytes.val();
+                self.flags.elem.next = self.elem.val();
                 self.pop.next = self.q0_v.q.val() & self.dec_ready.val();
                 self.ok.next = (!self.in_chunk_end.val()
                     | (self.cr.q.val() < self.two2.val())
@@ -187,32 +191,34 @@ macro_rules! chunk_scan {
                 self.out_valid.next = self.in_valid.val() & self.ok.val();
                 self.fire.next = self.in_valid.val() & self.out_ready.val() & self.ok.val();
                 self.s1_v.d.next = self.fire.val();
-                self.s1_mask.d.next = self.any.y.val() & self.th.y.val();
-                self.s1_lanes.d.next = self.in_lanes.val();
+                self.s1_flags.d.next = self.flags.ef.val();
+                self.s1_bytes.d.next = self.in_bytes.val();
                 self.s1_end.d.next = self.in_chunk_end.val();
                 // ---- stage 1: accumulate; at a chunk end, decide
-                self.pc.x.next = self.s1_mask.q.val();
+                self.pc.x.next = self.s1_flags.q.val();
                 self.z_pop.x.next = self.pc.y.val();
-                self.z_lanes.x.next = self.s1_lanes.q.val();
+                self.z_bytes.x.next = self.s1_bytes.q.val();
+                self.z_elem.x.next = self.elem.val();
                 self.nz_t.next = self.nz.q.val() + self.z_pop.y.val();
-                self.blk_t.next = self.blk.q.val() + self.one32.val();
-                self.ln_t.next = self.ln.q.val() + self.z_lanes.y.val();
-                self.zvc.next = (self.blk_t.val() << 2) + (self.nz_t.val() << $lgb);
-                self.bytes.next = self.ln_t.val() << $lgb;
-                self.raw.next = !(self.zvc.val() < self.bytes.val());
+                self.ln_t.next = self.ln.q.val() + self.z_bytes.y.val();
+                // ceil(bytes / (32·eb)) blocks of 32 elements.
+                self.blocks.next = (self.ln_t.val() + (self.block8.val() << self.z_elem.y.val())
+                    - self.one32.val())
+                    >> (self.z_elem.y.val() + self.five32.val());
+                self.zvc.next =
+                    (self.blocks.val() << 2) + (self.nz_t.val() << self.z_elem.y.val());
+                self.raw.next = !(self.zvc.val() < self.ln_t.val());
                 self.len.next = self.zvc.val();
                 if self.raw.val() {
-                    self.len.next = self.bytes.val();
+                    self.len.next = self.ln_t.val();
                 }
                 self.push.next = self.s1_v.q.val() & self.s1_end.q.val();
                 if self.s1_v.q.val() {
                     if self.s1_end.q.val() {
                         self.nz.d.next = self.zero32.val();
-                        self.blk.d.next = self.zero32.val();
                         self.ln.d.next = self.zero32.val();
                     } else {
                         self.nz.d.next = self.nz_t.val();
-                        self.blk.d.next = self.blk_t.val();
                         self.ln.d.next = self.ln_t.val();
                     }
                 }
@@ -244,7 +250,6 @@ macro_rules! chunk_scan {
                 if self.rst.val() {
                     self.s1_v.d.next = false;
                     self.nz.d.next = self.zero32.val();
-                    self.blk.d.next = self.zero32.val();
                     self.ln.d.next = self.zero32.val();
                     self.q0_v.d.next = false;
                     self.q1_v.d.next = false;
@@ -259,40 +264,50 @@ macro_rules! chunk_scan {
 }
 
 chunk_scan!(
-    /// Chunk scanner for E = 8 (256-bit bus beats).
-    ChunkScanE8, e: 8, lgb: 0, bw: 256
+    /// Chunk scanner of a 128-bit bus (16 bytes per beat).
+    ChunkScanDw128, bw: 128, bb: 16
 );
 chunk_scan!(
-    /// Chunk scanner for E = 16 (512-bit bus beats).
-    ChunkScanE16, e: 16, lgb: 1, bw: 512
+    /// Chunk scanner of a 256-bit bus (32 bytes per beat).
+    ChunkScanDw256, bw: 256, bb: 32
 );
 chunk_scan!(
-    /// Chunk scanner for E = 32 (1024-bit bus beats).
-    ChunkScanE32, e: 32, lgb: 2, bw: 1024
+    /// Chunk scanner of a 512-bit bus (64 bytes per beat).
+    ChunkScanDw512, bw: 512, bb: 64
+);
+chunk_scan!(
+    /// Chunk scanner of a 1024-bit bus (128 bytes per beat).
+    ChunkScanDw1024, bw: 1024, bb: 128
 );
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::prims::bits_of;
     use crate::testutil::*;
     use cdma_model::{zvc, ElemWidth};
 
-    /// One source beat: 32 lanes (garbage past the valid ones), valid lanes, chunk end.
-    type Beat = (Vec<u64>, usize, bool);
+    /// One source beat: its `BB` bytes (garbage past the valid ones), valid bytes, chunk end.
+    type Beat = (Vec<u8>, usize, bool);
 
     fn elem(e: usize) -> ElemWidth {
         ElemWidth::from_bits(e as u32).unwrap()
     }
 
-    /// The source beats of `data` (whole elements) cut into chunks of `2^chunk_log2` bytes,
-    /// and the model's decision `(stored_len, raw)` per chunk.
+    /// The element width code of `e`-bit elements.
+    fn code(e: usize) -> u64 {
+        u64::from((e / 8).trailing_zeros())
+    }
+
+    /// The source beats (`bb` bytes) of `data` (whole elements) cut into chunks of
+    /// `2^chunk_log2` bytes, and the model's decision `(stored_len, raw)` per chunk.
     fn beats_and_decisions(
         rng: &mut XorShift64,
         data: &[u8],
         e: usize,
+        bb: usize,
         chunk_log2: u32,
     ) -> (Vec<Beat>, Vec<(u64, bool)>) {
-        let eb = e / 8;
         let mut beats = vec![];
         let mut decs = vec![];
         for chunk in data.chunks(1 << chunk_log2) {
@@ -303,16 +318,12 @@ mod tests {
             } else {
                 (chunk.len() as u64, true)
             });
-            let n = chunk.chunks(32 * eb).count();
-            for (i, beat) in chunk.chunks(32 * eb).enumerate() {
-                let mut lanes: Vec<u64> = beat
-                    .chunks(eb)
-                    .map(|x| x.iter().rev().fold(0u64, |a, &b| (a << 8) | u64::from(b)))
-                    .collect();
-                let valid = lanes.len();
-                // Lanes past the source's end hold garbage: it must not count.
-                lanes.extend((valid..32).map(|_| (rng.next() | 1) & ((1u64 << e) - 1)));
-                beats.push((lanes, valid, i + 1 == n));
+            let n = chunk.chunks(bb).count();
+            for (i, beat) in chunk.chunks(bb).enumerate() {
+                let mut bytes = beat.to_vec();
+                // Bytes past the source's end hold garbage: they must not count.
+                bytes.extend((beat.len()..bb).map(|_| rng.next() as u8 | 1));
+                beats.push((bytes, beat.len(), i + 1 == n));
             }
         }
         (beats, decs)
@@ -330,8 +341,12 @@ mod tests {
             let run = 1 + (rng.next() % 12) as usize;
             let zero = rng.chance(pct);
             for _ in 0..run.min(n_elems - i) {
+                // A non-zero element with a single non-zero byte (any of them) half the
+                // time: an element is kept when any of its bytes is non-zero.
                 let v = if zero {
                     0
+                } else if rng.chance(50) {
+                    0x5Au64 << (8 * (rng.next() % eb as u64))
                 } else {
                     (rng.next() | 1 << (e - 1)) & ((1u64 << e) - 1)
                 };
@@ -342,19 +357,40 @@ mod tests {
         out
     }
 
-    /// Drives the beats with seeded random valid / out_ready / dec_ready; returns the
-    /// decisions and the cycle count. Checks the handshake pass-through on every cycle.
+    /// `$fname`: drives the beats of `e`-bit elements into a fresh block with seeded random
+    /// valid / out_ready / dec_ready; returns the decisions and the cycle count. Checks the
+    /// handshake pass-through on every cycle. `$drive`: the same on a given block, reset
+    /// first through `rst` (recorded, so one Verilog trace can hold several streams).
     macro_rules! run_fn {
-        ($fname:ident, $ty:ty, $e:expr, $bw:expr) => {
+        ($fname:ident, $drive:ident, $ty:ty, $bw:expr) => {
             fn $fname(
                 beats: &[Beat],
+                e: usize,
                 n_dec: usize,
                 pcts: (u64, u64, u64),
                 seed: u64,
             ) -> (Vec<(u64, bool)>, u64) {
-                let e: usize = $e;
-                let mut rng = XorShift64::new(seed);
                 let mut uut = reset_block!($ty);
+                $drive(&mut uut, beats, e, n_dec, pcts, seed)
+            }
+
+            #[allow(dead_code)]
+            fn $drive(
+                uut: &mut $ty,
+                beats: &[Beat],
+                e: usize,
+                n_dec: usize,
+                pcts: (u64, u64, u64),
+                seed: u64,
+            ) -> (Vec<(u64, bool)>, u64) {
+                let mut rng = XorShift64::new(seed);
+                uut.rst.next = true;
+                uut.in_valid.next = false;
+                settle(uut);
+                crate::prims::verilog_check::record(uut);
+                clock_cycle!(uut);
+                uut.rst.next = false;
+                uut.elem.next = code(e).into();
                 uut.dec_ready.next = false;
                 let mut src = Source::new(beats.len());
                 let (mut decs, mut cycles) = (vec![], 0u64);
@@ -362,14 +398,14 @@ mod tests {
                     assert!(cycles < 20 * beats.len() as u64 + 100, "chunk scan hangs");
                     uut.in_valid.next = src.offer(&mut rng, pcts.0);
                     if let Some(i) = src.current() {
-                        uut.in_data.next = to_bus::<$bw>(&beats[i].0, e);
-                        uut.in_lanes.next = (beats[i].1 as u64).into();
+                        uut.in_data.next = bits_of::<$bw>(&beats[i].0);
+                        uut.in_bytes.next = (beats[i].1 as u64).into();
                         uut.in_chunk_end.next = beats[i].2;
                     }
                     uut.out_ready.next = rng.chance(pcts.1);
                     uut.dec_ready.next = rng.chance(pcts.2);
-                    settle(&mut uut);
-                    crate::prims::verilog_check::record(&uut);
+                    settle(uut);
+                    crate::prims::verilog_check::record(uut);
                     let fire_in = src.valid && uut.in_ready.val();
                     assert_eq!(fire_in, uut.out_valid.val() && uut.out_ready.val());
                     assert!(!uut.in_ready.val() || uut.out_ready.val());
@@ -378,91 +414,121 @@ mod tests {
                         decs.push((uut.dec_stored_len.val().to_u64(), uut.dec_raw.val()));
                     }
                     src.handshake(uut.in_ready.val());
-                    clock_cycle!(&mut uut);
+                    clock_cycle!(uut);
                     cycles += 1;
                 }
                 uut.dec_ready.next = true;
                 uut.in_valid.next = false;
                 for _ in 0..3 {
-                    settle(&mut uut);
+                    settle(uut);
                     assert!(!uut.dec_valid.val(), "extra decision");
-                    clock_cycle!(&mut uut);
+                    clock_cycle!(uut);
                 }
                 (decs, cycles)
             }
         };
     }
 
-    run_fn!(run8, ChunkScanE8, 8, 256);
-    run_fn!(run32, ChunkScanE32, 32, 1024);
+    run_fn!(run128, drive128, ChunkScanDw128, 128);
+    run_fn!(run256, drive256, ChunkScanDw256, 256);
+    run_fn!(run512, drive512, ChunkScanDw512, 512);
+    run_fn!(run1024, drive1024, ChunkScanDw1024, 1024);
+
+    /// The runner of a `bb`-byte bus.
+    type Run = fn(&[Beat], usize, usize, (u64, u64, u64), u64) -> (Vec<(u64, bool)>, u64);
+    const RUNS: [(usize, Run); 4] = [(16, run128), (32, run256), (64, run512), (128, run1024)];
+
+    /// Activation-like data of `e`-bit elements with chunks exactly at the ZVC/raw threshold
+    /// (128-byte chunk of `eb`-byte elements: ZVC = 4·ceil(128/(32·eb)) + eb·nz against 128)
+    /// and a final partial chunk ending inside a block.
+    fn mixed_data(rng: &mut XorShift64, e: usize) -> Vec<u8> {
+        let eb = e / 8;
+        let mut data = activation_like(rng, e, 24 * 128 / eb);
+        let masks = 4 * 128 / (32 * eb);
+        let at = (128 - masks) / eb; // this many non-zero elements: exactly 128 (raw)
+        for nz in [at - 1, at] {
+            data.extend((0..128 / eb).flat_map(|i| {
+                let v: u32 = if i < nz { 0x5A } else { 0 };
+                v.to_le_bytes().into_iter().take(eb)
+            }));
+        }
+        data.extend(activation_like(rng, e, 77 / eb + 1));
+        data
+    }
 
     #[test]
-    fn e8_matches_model_on_activation_like_and_random_data() {
-        let mut rng = XorShift64::new(31);
-        // 128-byte chunks (4 beats); a final partial chunk ending in a partial beat.
-        let mut data = activation_like(&mut rng, 8, 40 * 128);
-        // Exactly at the threshold (E=8, 128 B: ZVC = 16 + nonzeros): 111 non-zeros is
-        // ZVC (127 < 128), 112 is raw (128 = 128).
-        for nz in [111, 112] {
-            data.extend((0..128).map(|i| u8::from(i < nz) * 0x5A));
-        }
-        let mut tail: Vec<u8> = (0..200).map(|_| rng.next() as u8 & 0x81).collect();
-        tail.extend([0, 7, 0]);
-        tail.extend(activation_like(&mut rng, 8, 77));
-        data.extend(tail);
-        let (beats, want) = beats_and_decisions(&mut rng, &data, 8, 7);
-        assert!(want.iter().any(|d| d.1) && want.iter().any(|d| !d.1));
-        for (seed, pcts) in [(1, (70, 70, 50)), (2, (90, 90, 10))] {
-            let (decs, _) = run8(&beats, want.len(), pcts, seed);
-            assert_eq!(decs, want, "seed {seed}");
+    fn every_bus_and_element_width_matches_the_model() {
+        for (bb, run) in RUNS {
+            for e in [8, 16, 32] {
+                let mut rng = XorShift64::new((bb * 100 + e) as u64);
+                let data = mixed_data(&mut rng, e);
+                let (beats, want) = beats_and_decisions(&mut rng, &data, e, bb, 7);
+                assert!(want.iter().any(|d| d.1) && want.iter().any(|d| !d.1));
+                for (seed, pcts) in [(1, (70, 70, 50)), (2, (90, 90, 10))] {
+                    let (decs, _) = run(&beats, e, want.len(), pcts, seed);
+                    assert_eq!(decs, want, "BB {bb}, E {e}, seed {seed}");
+                }
+            }
         }
     }
 
     #[test]
-    fn e8_model_edge_tensors_and_full_rate() {
-        let mut rng = XorShift64::new(32);
-        // The model's edge-case tensors (special values, partial blocks), 256-byte chunks.
-        let data: Vec<u8> = cdma_model::synthetic::edge_tensors(ElemWidth::W8)
-            .into_iter()
-            .take(14)
-            .flat_map(|(_, t)| t)
-            .collect();
-        let (beats, want) = beats_and_decisions(&mut rng, &data, 8, 8);
-        let (decs, cycles) = run8(&beats, want.len(), (100, 100, 100), 3);
-        assert_eq!(decs, want);
-        eprintln!("chunk scan: {} beats in {cycles} cycles", beats.len());
-        // One beat per cycle, never stalled; the last decision 2 cycles after its beat.
-        assert!(cycles <= beats.len() as u64 + 3, "took {cycles} cycles");
+    fn model_edge_tensors_at_full_rate() {
+        for (bb, run) in [RUNS[1], RUNS[3]] {
+            for w in ElemWidth::ALL {
+                let e = w.bits() as usize;
+                let mut rng = XorShift64::new(32);
+                // The model's edge-case tensors (special values, partial blocks), 256-byte
+                // chunks.
+                let data: Vec<u8> = cdma_model::synthetic::edge_tensors(w)
+                    .into_iter()
+                    .take(14)
+                    .flat_map(|(_, t)| t)
+                    .collect();
+                let (beats, want) = beats_and_decisions(&mut rng, &data, e, bb, 8);
+                let (decs, cycles) = run(&beats, e, want.len(), (100, 100, 100), 3);
+                assert_eq!(decs, want, "BB {bb}, E {e}");
+                // One beat per cycle, never stalled; the last decision 2 cycles after its beat.
+                assert!(cycles <= beats.len() as u64 + 3, "took {cycles} cycles");
+            }
+        }
     }
 
     #[test]
-    fn e32_one_beat_chunks_one_decision_per_cycle() {
+    fn one_beat_chunks_one_decision_per_cycle() {
         let mut rng = XorShift64::new(33);
-        // 128-byte chunks = one beat each at E=32: a decision every cycle.
-        let data = activation_like(&mut rng, 32, 12 * 32 + 5);
-        let (beats, want) = beats_and_decisions(&mut rng, &data, 32, 7);
-        let (decs, cycles) = run32(&beats, want.len(), (100, 100, 100), 4);
-        assert_eq!(decs, want);
-        assert!(cycles <= beats.len() as u64 + 3, "took {cycles} cycles");
-        let (decs, _) = run32(&beats, want.len(), (80, 80, 30), 5);
-        assert_eq!(decs, want);
+        // 128-byte chunks = one beat each on a 1024-bit bus: a decision every cycle.
+        for e in [8, 32] {
+            let data = activation_like(&mut rng, e, 12 * 1024 / e + 5);
+            let (beats, want) = beats_and_decisions(&mut rng, &data, e, 128, 7);
+            let (decs, cycles) = run1024(&beats, e, want.len(), (100, 100, 100), 4);
+            assert_eq!(decs, want);
+            assert!(cycles <= beats.len() as u64 + 3, "took {cycles} cycles");
+            let (decs, _) = run1024(&beats, e, want.len(), (80, 80, 30), 5);
+            assert_eq!(decs, want);
+        }
     }
 
     #[test]
-    fn e8_verilog_matches_rust_simulation() {
+    fn verilog_matches_rust_simulation() {
         use crate::prims::verilog_check::{check, recording};
         let mut rng = XorShift64::new(34);
-        let mut data = activation_like(&mut rng, 8, 12 * 128);
-        data.extend((0..128).map(|i| u8::from(i < 112) * 0x5A));
-        data.extend(activation_like(&mut rng, 8, 45));
-        let (beats, want) = beats_and_decisions(&mut rng, &data, 8, 7);
+        let mut all = vec![];
+        for e in [8, 16, 32] {
+            let data = mixed_data(&mut rng, e);
+            all.push((e, beats_and_decisions(&mut rng, &data, e, 32, 7)));
+        }
         let trace = recording(|| {
-            run8(&beats, want.len(), (80, 80, 30), 6);
+            let mut uut = reset_block!(ChunkScanDw256);
+            for (e, (beats, want)) in &all {
+                let (decs, _) = drive256(&mut uut, beats, *e, want.len(), (80, 80, 30), 6);
+                assert_eq!(&decs, want, "E {e}");
+            }
         });
         check(
             &crate::emit::standalone_block(
-                ChunkScanE8::default(),
-                "cdma_dma_chunk_scan_e8",
+                ChunkScanDw256::default(),
+                "cdma_dma_chunk_scan_dw256",
                 &CHUNK_SCAN_PORTS,
             ),
             &trace,

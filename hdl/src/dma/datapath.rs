@@ -1,16 +1,17 @@
 //! `Datapath`: the engine's payload datapath between the controller's payload read beats
 //! (`in_*`, gated by `dp_rd_valid`/`dp_rd_ready`) and its payload write beats (`out_*`, the
-//! controller's `dp_wr_*`), for one element width `E` (bus `32·E` bits, `BB = 4·E` bytes),
-//! built on the bus codec (`crate::bus_codec`, one datapath for every element width).
+//! controller's `dp_wr_*`), for a bus of `DW` bits (`BB = DW/8` bytes), built on the bus
+//! codec (`crate::bus_codec`): one datapath for every element width, the width (`elem`) set
+//! per descriptor.
 //!
 //! * **Source framing** (COPY, COMPRESS, and the payload's end for DECOMPRESS): a byte offset
 //!   `pos` counts the beats taken since `start`; per beat `rem = src_len − pos`, the beat is
-//!   the last iff `rem ≤ BB`, holds `BB` bytes (`rem` on the last beat; `lanes = bytes / (E/8)`
-//!   for the chunk scan), and ends a chunk iff `(pos + BB) mod 2^chunk_log2 = 0` or it is
-//!   the last (`chunk_log2 ≥ 7 ≥ log2 BB`: a beat never spans two chunks).
+//!   the last iff `rem ≤ BB`, holds `BB` bytes (`rem` on the last beat), and ends a chunk iff
+//!   `(pos + BB) mod 2^chunk_log2 = 0` or it is the last (`chunk_log2 ≥ 7 ≥ log2 BB`: a beat
+//!   never spans two chunks).
 //! * **COPY**: the beats go straight into the `ZvcBusCompressor` as raw beats (its packer
 //!   writes them back out; an empty transfer is one zero-strobe beat with `last`).
-//! * **COMPRESS**: `ChunkScan` (tap) → `ChunkFifo` (`{last, chunk_end, lanes, data}`) →
+//! * **COMPRESS**: `ChunkScan` (tap) → `ChunkFifo` (`{last, chunk_end, bytes, data}`) →
 //!   `ZvcBusCompressor`; ChunkScan's decisions leave on `dec_*` (to the controller, which
 //!   records them and forwards them as chunk commands `ck_*` when they fit `dst_cap`). A
 //!   chunk's beats enter the compressor only while its command is offered (`ck_raw` says
@@ -31,20 +32,21 @@ use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use super::check::{CL_BITS, LEN_BITS, OP_BITS};
-use super::chunk_fifo::{ChunkFifoE16, ChunkFifoE32, ChunkFifoE8};
-use super::chunk_scan::{ChunkScanE16, ChunkScanE32, ChunkScanE8};
+use super::chunk_fifo::{ChunkFifoDw1024, ChunkFifoDw128, ChunkFifoDw256, ChunkFifoDw512};
+use super::chunk_scan::{ChunkScanDw1024, ChunkScanDw128, ChunkScanDw256, ChunkScanDw512};
 use crate::bus_codec::{
-    ZvcBusCompressorDw1024, ZvcBusCompressorDw256, ZvcBusCompressorDw512, ZvcBusDecompressorDw1024,
-    ZvcBusDecompressorDw256, ZvcBusDecompressorDw512,
+    ZvcBusCompressorDw1024, ZvcBusCompressorDw128, ZvcBusCompressorDw256, ZvcBusCompressorDw512,
+    ZvcBusDecompressorDw1024, ZvcBusDecompressorDw128, ZvcBusDecompressorDw256,
+    ZvcBusDecompressorDw512,
 };
-use crate::prims::{Join, ZeroExtend};
+use crate::prims::Join;
 use cdma_spec::desc;
 
 macro_rules! datapath {
     (
         $(#[$doc:meta])*
         $name:ident, $scan:ty, $fifo:ty, $comp:ty, $zdec:ty,
-        e: $e:tt, lgeb: $lgeb:tt, bw: $bw:tt, sw: $sw:tt, fw: $fw:tt
+        bw: $bw:tt, sw: $sw:tt, fw: $fw:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -59,6 +61,9 @@ macro_rules! datapath {
             pub abort: Signal<In, Bit>,
             /// Operation (cdma_spec::desc OP_*), stable from `start` on.
             pub op: Signal<In, Bits<OP_BITS>>,
+            /// Element width code (0 = 8, 1 = 16, 2 = 32 bits; cdma_spec::desc::ELEM_CODES),
+            /// stable from `start` on.
+            pub elem: Signal<In, Bits<2>>,
             /// Source bytes (payload bytes for DECOMPRESS).
             pub src_len: Signal<In, Bits<LEN_BITS>>,
             /// Chunk size log2.
@@ -111,10 +116,9 @@ macro_rules! datapath {
             fifo: $fifo,
             comp: $comp,
             zdec: $zdec,
-            x_bytes: ZeroExtend<6, 8>,
             j_flags: Join<1, 1, 2>,
-            j_hi: Join<6, 2, 8>,
-            j_word: Join<$bw, 8, $fw>,
+            j_hi: Join<8, 2, 10>,
+            j_word: Join<$bw, 10, $fw>,
             // registers
             pos: DFF<Bits<LEN_BITS>>,
             act: DFF<Bit>,
@@ -123,26 +127,20 @@ macro_rules! datapath {
             is_comp: Signal<Local, Bit>,
             is_dec: Signal<Local, Bit>,
             rem: Signal<Local, Bits<LEN_BITS>>,
-            rem_l: Signal<Local, Bits<LEN_BITS>>,
             pos_nx: Signal<Local, Bits<LEN_BITS>>,
             csz_m1: Signal<Local, Bits<LEN_BITS>>,
             last_beat: Signal<Local, Bit>,
             chunk_end: Signal<Local, Bit>,
-            lanes: Signal<Local, Bits<6>>,
             bytes: Signal<Local, Bits<8>>,
             take: Signal<Local, Bit>,
             f_take: Signal<Local, Bit>,
             // constants
             op_comp: Constant<Bits<OP_BITS>>,
             op_dec: Constant<Bits<OP_BITS>>,
-            elem: Constant<Bits<2>>,
             bb: Constant<Bits<LEN_BITS>>,
             bb8: Constant<Bits<8>>,
             one: Constant<Bits<LEN_BITS>>,
             zero: Constant<Bits<LEN_BITS>>,
-            lanes32: Constant<Bits<6>>,
-            lg_eb: Constant<Bits<LEN_BITS>>,
-            lg_eb8: Constant<Bits<8>>,
         }
 
         impl Default for $name {
@@ -156,6 +154,7 @@ macro_rules! datapath {
                     start: Default::default(),
                     abort: Default::default(),
                     op: Default::default(),
+                    elem: Default::default(),
                     src_len: Default::default(),
                     chunk_log2: Default::default(),
                     in_data: Default::default(),
@@ -183,7 +182,6 @@ macro_rules! datapath {
                     fifo: Default::default(),
                     comp: Default::default(),
                     zdec: Default::default(),
-                    x_bytes: Default::default(),
                     j_flags: Default::default(),
                     j_hi: Default::default(),
                     j_word: Default::default(),
@@ -193,25 +191,19 @@ macro_rules! datapath {
                     is_comp: Default::default(),
                     is_dec: Default::default(),
                     rem: Default::default(),
-                    rem_l: Default::default(),
                     pos_nx: Default::default(),
                     csz_m1: Default::default(),
                     last_beat: Default::default(),
                     chunk_end: Default::default(),
-                    lanes: Default::default(),
                     bytes: Default::default(),
                     take: Default::default(),
                     f_take: Default::default(),
                     op_comp: c(desc::OP_COMPRESS),
                     op_dec: c(desc::OP_DECOMPRESS),
-                    elem: c($lgeb),
-                    bb: c(4 * $e),
-                    bb8: c(4 * $e),
+                    bb: c($bw / 8),
+                    bb8: c($bw / 8),
                     one: c(1),
                     zero: c(0),
-                    lanes32: c(32),
-                    lg_eb: c($lgeb),
-                    lg_eb8: c($lgeb),
                 }
             }
         }
@@ -229,6 +221,7 @@ macro_rules! datapath {
                 self.fifo.rst.next = self.crst.val();
                 self.comp.rst.next = self.crst.val();
                 self.zdec.rst.next = self.crst.val();
+                self.scan.elem.next = self.elem.val();
                 self.comp.elem.next = self.elem.val();
                 self.zdec.elem.next = self.elem.val();
                 self.is_comp.next = self.op.val() == self.op_comp.val();
@@ -237,12 +230,9 @@ macro_rules! datapath {
                 self.rem.next = self.src_len.val() - self.pos.q.val();
                 self.pos_nx.next = self.pos.q.val() + self.bb.val();
                 self.csz_m1.next = (self.one.val() << self.chunk_log2.val()) - self.one.val();
-                self.rem_l.next = self.rem.val() >> self.lg_eb.val();
                 self.last_beat.next = !(self.rem.val() > self.bb.val());
-                self.lanes.next = self.lanes32.val();
                 self.bytes.next = self.bb8.val();
                 if self.last_beat.val() {
-                    self.lanes.next = self.rem_l.val().get_bits::<6>(0);
                     self.bytes.next = self.rem.val().get_bits::<8>(0);
                 }
                 self.chunk_end.next =
@@ -250,14 +240,14 @@ macro_rules! datapath {
                 // ---- COMPRESS: scan (tap) -> FIFO -> compressor, a chunk's beats while its
                 // command is offered
                 self.scan.in_data.next = self.in_data.val();
-                self.scan.in_lanes.next = self.lanes.val();
+                self.scan.in_bytes.next = self.bytes.val();
                 self.scan.in_chunk_end.next = self.chunk_end.val();
                 self.scan.in_valid.next = self.in_valid.val() & self.is_comp.val();
                 self.scan.out_ready.next = self.fifo.in_ready.val();
                 self.fifo.in_valid.next = self.scan.out_valid.val();
                 self.j_flags.lo.next = self.chunk_end.val().into();
                 self.j_flags.hi.next = self.last_beat.val().into();
-                self.j_hi.lo.next = self.lanes.val();
+                self.j_hi.lo.next = self.bytes.val();
                 self.j_hi.hi.next = self.j_flags.y.val();
                 self.j_word.lo.next = self.in_data.val();
                 self.j_word.hi.next = self.j_hi.y.val();
@@ -266,7 +256,6 @@ macro_rules! datapath {
                 self.dec_raw.next = self.scan.dec_raw.val();
                 self.dec_valid.next = self.scan.dec_valid.val();
                 self.scan.dec_ready.next = self.dec_ready.val();
-                self.x_bytes.x.next = self.fifo.out_data.val().get_bits::<6>($bw);
                 // ---- the compressor's source: the FIFO (COMPRESS) or the read beats (COPY,
                 // stored raw)
                 self.comp.in_data.next = self.in_data.val();
@@ -280,15 +269,15 @@ macro_rules! datapath {
                 self.f_take.next = false;
                 if self.is_comp.val() {
                     self.comp.in_data.next = self.fifo.out_data.val().get_bits::<$bw>(0);
-                    self.comp.in_cnt.next = self.x_bytes.y.val() << self.lg_eb8.val();
+                    self.comp.in_cnt.next = self.fifo.out_data.val().get_bits::<8>($bw);
                     self.comp.in_raw.next = self.ck_raw.val();
-                    self.comp.in_end.next = self.fifo.out_data.val().get_bit($bw + 6);
-                    self.comp.in_last.next = self.fifo.out_data.val().get_bit($bw + 7);
+                    self.comp.in_end.next = self.fifo.out_data.val().get_bit($bw + 8);
+                    self.comp.in_last.next = self.fifo.out_data.val().get_bit($bw + 9);
                     self.comp.in_valid.next = self.fifo.out_valid.val() & self.ck_valid.val();
                     self.fifo.out_ready.next = self.comp.in_ready.val() & self.ck_valid.val();
                     self.f_take.next = self.fifo.out_valid.val() & self.comp.in_ready.val();
                     self.ck_ready.next =
-                        self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 6);
+                        self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
                 }
                 // ---- DECOMPRESS: payload beats and chunk commands into the decompressor
                 self.zdec.in_data.next = self.in_data.val();
@@ -340,112 +329,23 @@ macro_rules! datapath {
 }
 
 datapath!(
-    /// The datapath of the 256-bit engine (E = 8).
-    DatapathE8, ChunkScanE8, ChunkFifoE8, ZvcBusCompressorDw256, ZvcBusDecompressorDw256,
-    e: 8, lgeb: 0, bw: 256, sw: 32, fw: 264
+    /// The datapath of a 128-bit engine.
+    DatapathDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128, ZvcBusDecompressorDw128,
+    bw: 128, sw: 16, fw: 138
 );
 datapath!(
-    /// The datapath of the 512-bit engine (E = 16).
-    DatapathE16, ChunkScanE16, ChunkFifoE16, ZvcBusCompressorDw512, ZvcBusDecompressorDw512,
-    e: 16, lgeb: 1, bw: 512, sw: 64, fw: 520
+    /// The datapath of a 256-bit engine.
+    DatapathDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256, ZvcBusDecompressorDw256,
+    bw: 256, sw: 32, fw: 266
 );
 datapath!(
-    /// The datapath of the 1024-bit engine (E = 32).
-    DatapathE32, ChunkScanE32, ChunkFifoE32, ZvcBusCompressorDw1024, ZvcBusDecompressorDw1024,
-    e: 32, lgeb: 2, bw: 1024, sw: 128, fw: 1032
+    /// The datapath of a 512-bit engine.
+    DatapathDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512, ZvcBusDecompressorDw512,
+    bw: 512, sw: 64, fw: 522
 );
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::testutil::*;
-    use cdma_model::{zvc, ElemWidth, FormatError};
-
-    /// DECOMPRESS of one ZVC chunk of `n` bytes stored as `payload` through `DatapathE8`
-    /// (128-byte chunks, always ready); returns the bytes written (by strobe) and whether
-    /// `error` rose.
-    fn decompress_e8(payload: &[u8], n: usize) -> (Vec<u8>, bool) {
-        let mut uut = reset_block!(DatapathE8);
-        uut.op.next = desc::OP_DECOMPRESS.into();
-        uut.src_len.next = (payload.len() as u64).into();
-        uut.chunk_log2.next = 7.into();
-        uut.start.next = true;
-        settle(&mut uut);
-        clock_cycle!(&mut uut);
-        uut.start.next = false;
-        uut.ck_stored_len.next = (payload.len() as u64).into();
-        uut.ck_raw.next = false;
-        uut.ck_chunk_len.next = (n as u64).into();
-        uut.ck_last.next = true;
-        uut.ck_valid.next = true;
-        uut.dec_ready.next = true;
-        let beats: Vec<Vec<u64>> = payload
-            .chunks(32)
-            .map(|b| {
-                let mut l: Vec<u64> = b.iter().map(|&x| u64::from(x)).collect();
-                l.resize(32, 0xEE);
-                l
-            })
-            .collect();
-        let (mut bytes, mut error, mut idx, mut done) = (vec![], false, 0, false);
-        for _ in 0..200 {
-            uut.in_valid.next = idx < beats.len();
-            if idx < beats.len() {
-                uut.in_data.next = to_bus::<256>(&beats[idx], 8);
-            }
-            uut.out_ready.next = true;
-            settle(&mut uut);
-            let took_cmd = uut.ck_valid.val() && uut.ck_ready.val();
-            if uut.out_valid.val() && !done {
-                let lanes = from_bus::<256>(uut.out_data.val(), 8, 32);
-                let n = uut.out_strb.val().to_u64().count_ones() as usize;
-                bytes.extend(lanes[..n].iter().map(|&x| x as u8));
-                done = uut.out_last.val();
-            }
-            if uut.in_valid.val() && uut.in_ready.val() {
-                idx += 1;
-            }
-            error |= uut.error.val();
-            clock_cycle!(&mut uut);
-            if took_cmd {
-                uut.ck_valid.next = false;
-            }
-        }
-        assert_eq!(idx, beats.len(), "the payload was not all taken");
-        (bytes, error)
-    }
-
-    /// docs/FORMAT.md rule 17b: in a chunk of 40 elements, the final block holds 8; a mask bit
-    /// for lane 20 of that block (with a non-zero element, so rule 17c holds) is an error.
-    #[test]
-    fn e8_decompress_flags_a_mask_bit_past_the_chunk_end() {
-        let mut data = vec![0u8; 40];
-        data[3] = 7;
-        data[17] = 9;
-        data[30] = 1;
-        for (i, x) in data[32..].iter_mut().enumerate() {
-            *x = i as u8 + 1;
-        }
-        let good = zvc::encode(&data, ElemWidth::W8).unwrap();
-        let (bytes, error) = decompress_e8(&good, data.len());
-        assert!(!error, "a good chunk raised error");
-        assert_eq!(bytes, data);
-
-        // Block 1's mask is after block 0's mask and its 3 elements; its elements end the
-        // payload, so lane 20's element goes last.
-        let mut bad = good.clone();
-        bad[4 + 3 + 2] |= 1 << 4;
-        bad.push(0x55);
-        assert!(matches!(
-            zvc::decode(&bad, ElemWidth::W8, data.len()),
-            Err(FormatError::MaskBitsPastEnd { .. })
-        ));
-        let (bytes, error) = decompress_e8(&bad, data.len());
-        assert!(error, "a mask bit past the chunk end was accepted");
-        // The bad beat is caught before it is written: what did get out is good data.
-        assert!(
-            data.starts_with(&bytes),
-            "nothing wrong or past the chunk end is written"
-        );
-    }
-}
+datapath!(
+    /// The datapath of a 1024-bit engine.
+    DatapathDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
+    ZvcBusDecompressorDw1024,
+    bw: 1024, sw: 128, fw: 1034
+);

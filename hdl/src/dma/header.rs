@@ -2,18 +2,20 @@
 //!
 //! A hand-written-Verilog block (see crate::prims for why): one part-select assignment
 //! per header field, generated from [`frame::HEADER_FIELDS`], so the layout exists only in
-//! the spec. The constant fields (magic, version, codec, element width) are baked in as
-//! sized literals; narrower inputs fill the low bits of their fields (the rest is zero).
+//! the spec. The constant fields (magic, version, codec) are baked in as sized literals; the
+//! element width is `8 << elem` bits; narrower inputs fill the low bits of their fields (the
+//! rest is zero).
 
 use cdma_spec::frame;
 use rust_hdl::core::prelude::*;
 
-use super::check::{CL_BITS, HDR_BITS, LEN_BITS};
+use super::check::{CL_BITS, ELEM_BITS, HDR_BITS, LEN_BITS};
 
 /// Value of one header field: a constant or one of the block's inputs.
 #[derive(Clone, Copy, Debug)]
 enum Src {
     Const(u64),
+    ElemBits,
     ChunkLog2,
     NChunks,
     Ulen,
@@ -22,8 +24,10 @@ enum Src {
 
 /// The frame header of a COMPRESS descriptor (`HEADER_LEN` bytes, byte `i` at bits
 /// `[8i +: 8]`).
-#[derive(LogicBlock)]
+#[derive(LogicBlock, Default)]
 pub struct HeaderPack {
+    /// Element width code of the frame (0 = 8, 1 = 16, 2 = 32 bits).
+    pub elem: Signal<In, Bits<ELEM_BITS>>,
     /// `chunk_log2` of the frame.
     pub chunk_log2: Signal<In, Bits<CL_BITS>>,
     /// `n_chunks`.
@@ -34,22 +38,9 @@ pub struct HeaderPack {
     pub plen: Signal<In, Bits<LEN_BITS>>,
     /// The header.
     pub y: Signal<Out, Bits<HDR_BITS>>,
-    _elem_bits: u64,
 }
 
 impl HeaderPack {
-    /// The header packer of an engine with `elem_bits`-bit elements.
-    pub fn new(elem_bits: u64) -> Self {
-        Self {
-            chunk_log2: Default::default(),
-            n_chunks: Default::default(),
-            ulen: Default::default(),
-            plen: Default::default(),
-            y: Default::default(),
-            _elem_bits: elem_bits,
-        }
-    }
-
     /// Every header field with its value source (panics on a field this block does not
     /// know, so a spec change cannot go unnoticed).
     fn fields(&self) -> Vec<(cdma_spec::Field, Src)> {
@@ -60,7 +51,7 @@ impl HeaderPack {
                     "magic" => Src::Const(u64::from(u32::from_le_bytes(frame::MAGIC))),
                     "version" => Src::Const(u64::from(frame::VERSION)),
                     "codec" => Src::Const(u64::from(frame::CODEC_ZVC)),
-                    "elem_bits" => Src::Const(self._elem_bits),
+                    "elem_bits" => Src::ElemBits,
                     "chunk_log2" => Src::ChunkLog2,
                     "n_chunks" => Src::NChunks,
                     "reserved" => Src::Const(0),
@@ -80,6 +71,7 @@ impl Logic for HeaderPack {
         for (f, src) in self.fields() {
             let v = match src {
                 Src::Const(v) => v,
+                Src::ElemBits => 8 << self.elem.val().to_u64(),
                 Src::ChunkLog2 => self.chunk_log2.val().to_u64(),
                 Src::NChunks => self.n_chunks.val().to_u64(),
                 Src::Ulen => self.ulen.val().to_u64(),
@@ -100,6 +92,7 @@ impl Logic for HeaderPack {
             let line = match src {
                 Src::Const(0) => continue,
                 Src::Const(c) => format!("y[{lsb} +: {w}] = {w}'h{c:x};"),
+                Src::ElemBits => format!("y[{lsb} +: {w}] = {w}'d8 << elem;"),
                 Src::ChunkLog2 => format!("y[{lsb} +: {CL_BITS}] = chunk_log2;"),
                 Src::NChunks => format!("y[{lsb} +: {LEN_BITS}] = n_chunks;"),
                 Src::Ulen => format!("y[{lsb} +: {LEN_BITS}] = ulen;"),
@@ -121,8 +114,9 @@ mod tests {
     /// The Rust model agrees with the spec's own field accessors.
     #[test]
     fn header_pack_matches_spec_layout() {
-        let mut uut = HeaderPack::new(8);
+        let mut uut = HeaderPack::default();
         uut.connect_all();
+        uut.elem.next = 1u64.into();
         uut.chunk_log2.next = 12u64.into();
         uut.n_chunks.next = 3u64.into();
         uut.ulen.next = 9000u64.into();
@@ -135,7 +129,7 @@ mod tests {
         assert_eq!(&bytes[0..4], &frame::MAGIC);
         assert_eq!(frame::VERSION_FIELD.get(&bytes), u64::from(frame::VERSION));
         assert_eq!(frame::CODEC_FIELD.get(&bytes), u64::from(frame::CODEC_ZVC));
-        assert_eq!(frame::ELEM_BITS_FIELD.get(&bytes), 8);
+        assert_eq!(frame::ELEM_BITS_FIELD.get(&bytes), 16);
         assert_eq!(frame::CHUNK_LOG2_FIELD.get(&bytes), 12);
         assert_eq!(frame::N_CHUNKS_FIELD.get(&bytes), 3);
         assert_eq!(frame::RESERVED_FIELD.get(&bytes), 0);
@@ -145,5 +139,6 @@ mod tests {
             panic!("custom verilog expected")
         };
         assert!(text.contains("y[64 +: 32] = n_chunks;"), "{text}");
+        assert!(text.contains("y[48 +: 8] = 8'd8 << elem;"), "{text}");
     }
 }

@@ -39,10 +39,10 @@ pub mod chunk_scan;
 pub mod controller;
 pub mod csr;
 pub mod datapath;
+#[cfg(test)]
+mod datapath_tests;
 pub mod header;
 pub mod params;
-#[cfg(test)]
-mod pipeline_test;
 pub mod top;
 
 pub use axi_read::{AxiReadMasterDw1024, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS};

@@ -1,5 +1,6 @@
-//! `DmaTop`: the DMA engine (docs/ARCHITECTURE.md, "DMA engine"), one instance per data-bus
-//! width: `DmaTopDw256` (E = 8), `DmaTopDw512` (E = 16), `DmaTopDw1024` (E = 32).
+//! `DmaTop`: the DMA engine (docs/ARCHITECTURE.md, "DMA engine"), one type per data-bus
+//! width (`DmaTopDw256`, `DmaTopDw512`, `DmaTopDw1024`), each running the element widths of
+//! its construction-time `elem_mask` (every width by default), chosen per descriptor.
 //!
 //! It instantiates the [`CsrBlock`] (AXI4-Lite slave), the controller, the AXI read and write
 //! masters and the payload [`datapath`](super::datapath) and wires them:
@@ -29,9 +30,10 @@ use super::axi_read::{
 use super::axi_write::{
     AxiWriteMasterDw1024, AxiWriteMasterDw256, AxiWriteMasterDw512, WR_BURST_MAX_DEFAULT,
 };
+use super::check::ELEM_MASK_ALL;
 use super::controller::{ControllerDw1024, ControllerDw256, ControllerDw512};
 use super::csr::CsrBlock;
-use super::datapath::{DatapathE16, DatapathE32, DatapathE8};
+use super::datapath::{DatapathDw1024, DatapathDw256, DatapathDw512};
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
 
@@ -163,9 +165,10 @@ macro_rules! dma_top {
         }
 
         impl $name {
-            /// The engine with `reads_in_flight` AR bursts outstanding and write bursts of at
-            /// most `wr_burst_max` beats.
-            pub fn new(reads_in_flight: usize, wr_burst_max: usize) -> Self {
+            /// The engine with `reads_in_flight` AR bursts outstanding, write bursts of at
+            /// most `wr_burst_max` beats, running the element widths of `elem_mask` (bit `c`
+            /// for the descriptor element code `c`).
+            pub fn new(reads_in_flight: usize, wr_burst_max: usize, elem_mask: u8) -> Self {
                 Self {
                     clock: Default::default(),
                     rst: Default::default(),
@@ -224,11 +227,11 @@ macro_rules! dma_top {
                     // also sets the PERF_RD_BYTES step.
                     csr: CsrBlock::new(
                         ($bb as u32).trailing_zeros(),
-                        $dw / 32,
+                        u32::from(elem_mask),
                         ENGINE_CHUNK_LOG2_MAX as u32,
                         reads_in_flight as u32,
                     ),
-                    ctl: Default::default(),
+                    ctl: <$ctl>::new(elem_mask),
                     rd: <$rd>::new(reads_in_flight),
                     wr: <$wr>::new(wr_burst_max),
                     dp: Default::default(),
@@ -238,7 +241,7 @@ macro_rules! dma_top {
 
         impl Default for $name {
             fn default() -> Self {
-                Self::new(READS_IN_FLIGHT_DEFAULT, WR_BURST_MAX_DEFAULT)
+                Self::new(READS_IN_FLIGHT_DEFAULT, WR_BURST_MAX_DEFAULT, ELEM_MASK_ALL)
             }
         }
 
@@ -359,6 +362,7 @@ macro_rules! dma_top {
                 self.dp.start.next = self.ctl.dp_start.val();
                 self.dp.abort.next = self.ctl.abort_out.val();
                 self.dp.op.next = self.ctl.dp_op.val();
+                self.dp.elem.next = self.ctl.dp_elem.val();
                 self.dp.src_len.next = self.ctl.dp_src_len.val();
                 self.dp.chunk_log2.next = self.ctl.dp_chunk_log2.val();
                 self.dp.in_data.next = self.rd.rd_data.val();
@@ -388,63 +392,86 @@ macro_rules! dma_top {
 }
 
 dma_top!(
-    /// The 256-bit engine (E = 8).
-    DmaTopDw256, ControllerDw256, AxiReadMasterDw256, AxiWriteMasterDw256, DatapathE8,
+    /// The 256-bit engine.
+    DmaTopDw256, ControllerDw256, AxiReadMasterDw256, AxiWriteMasterDw256, DatapathDw256,
     dw: 256, bb: 32
 );
 dma_top!(
-    /// The 512-bit engine (E = 16).
-    DmaTopDw512, ControllerDw512, AxiReadMasterDw512, AxiWriteMasterDw512, DatapathE16,
+    /// The 512-bit engine.
+    DmaTopDw512, ControllerDw512, AxiReadMasterDw512, AxiWriteMasterDw512, DatapathDw512,
     dw: 512, bb: 64
 );
 dma_top!(
-    /// The 1024-bit engine (E = 32).
-    DmaTopDw1024, ControllerDw1024, AxiReadMasterDw1024, AxiWriteMasterDw1024, DatapathE32,
+    /// The 1024-bit engine.
+    DmaTopDw1024, ControllerDw1024, AxiReadMasterDw1024, AxiWriteMasterDw1024, DatapathDw1024,
     dw: 1024, bb: 128
 );
 
 /// The engine for data-bus width `dw` (256, 512, 1024) as the Verilog top `module`, with
-/// the default generation parameters.
+/// the default generation parameters (every element width).
 ///
 /// # Panics
 /// On any other width.
 pub fn dma_top(dw: usize, module: &str) -> Top {
-    dma_top_with(dw, module, READS_IN_FLIGHT_DEFAULT, WR_BURST_MAX_DEFAULT)
+    dma_top_with(
+        dw,
+        module,
+        READS_IN_FLIGHT_DEFAULT,
+        WR_BURST_MAX_DEFAULT,
+        ELEM_MASK_ALL,
+    )
+}
+
+/// The element widths of `elem_mask`, e.g. `8/16/32` (for the emitted header comment).
+fn widths_of(elem_mask: u8) -> String {
+    let widths: Vec<String> = cdma_spec::desc::ELEM_CODES
+        .iter()
+        .filter(|(c, _)| elem_mask >> c & 1 == 1)
+        .map(|(_, bits)| bits.to_string())
+        .collect();
+    widths.join("/")
 }
 
 /// The engine for data-bus width `dw` (256, 512, 1024) as the Verilog top `module`, with
-/// `reads_in_flight` read bursts in flight and write bursts of at most `wr_burst_max` beats
-/// (the construction-time parameters: they change no port width).
+/// `reads_in_flight` read bursts in flight, write bursts of at most `wr_burst_max` beats and
+/// the element widths of `elem_mask` (bit `c` for the descriptor element code `c`): the
+/// construction-time parameters, they change no port width.
 ///
 /// # Panics
 /// On any other width, or parameters the read / write master refuse.
-pub fn dma_top_with(dw: usize, module: &str, reads_in_flight: usize, wr_burst_max: usize) -> Top {
+pub fn dma_top_with(
+    dw: usize,
+    module: &str,
+    reads_in_flight: usize,
+    wr_burst_max: usize,
+    elem_mask: u8,
+) -> Top {
     let params = vec![
         ("DW".into(), dw as u64),
-        ("E".into(), dw as u64 / 32),
+        ("ELEM_MASK".into(), u64::from(elem_mask)),
         ("CHUNK_LOG2_MAX".into(), ENGINE_CHUNK_LOG2_MAX),
         ("IDX_WIN_LOG2".into(), IDX_WIN_LOG2 as u64),
         ("READS_IN_FLIGHT".into(), reads_in_flight as u64),
         ("WR_BURST_MAX".into(), wr_burst_max as u64),
     ];
-    let config = format!("DW = {dw}, E = {}", dw / 32);
+    let config = format!("DW = {dw}, elements of {} bits", widths_of(elem_mask));
     match dw {
         256 => make_top_from(
-            DmaTopDw256::new(reads_in_flight, wr_burst_max),
+            DmaTopDw256::new(reads_in_flight, wr_burst_max, elem_mask),
             module,
             &config,
             &DMA_TOP_PORTS,
             params,
         ),
         512 => make_top_from(
-            DmaTopDw512::new(reads_in_flight, wr_burst_max),
+            DmaTopDw512::new(reads_in_flight, wr_burst_max, elem_mask),
             module,
             &config,
             &DMA_TOP_PORTS,
             params,
         ),
         1024 => make_top_from(
-            DmaTopDw1024::new(reads_in_flight, wr_burst_max),
+            DmaTopDw1024::new(reads_in_flight, wr_burst_max, elem_mask),
             module,
             &config,
             &DMA_TOP_PORTS,

@@ -22,6 +22,7 @@ pub use files::{file_list, fusesoc_core, port_table, waivers};
 use cdma_config::{ConfigError, EngineConfig};
 
 use crate::dma::axi_read::READS_IN_FLIGHT_MAX;
+use crate::dma::check::elem_mask_of;
 use crate::dma::ENGINE_CHUNK_LOG2_MAX;
 use crate::dma::{dma_top_with, AxiWriteMasterDw1024, AxiWriteMasterDw256, AxiWriteMasterDw512};
 use crate::emit::Top;
@@ -36,10 +37,10 @@ fn wr_burst_limit(dw: u32) -> Option<usize> {
     }
 }
 
-/// Whether this generator builds `cfg` (already validated by cdma-config): today one element
-/// width per engine, `E = data_width / 32`, 64-bit addresses, one AXI ID bit and 4 KiB
-/// chunks; reads in flight, write burst length and the module name are free. The error names
-/// the first field it cannot build and what it can.
+/// Whether this generator builds `cfg` (already validated by cdma-config): any data width
+/// it has a write master for, any set of element widths, 64-bit addresses, one AXI ID bit and
+/// 4 KiB chunks; reads in flight, write burst length and the module name are free. The error
+/// names the first field it cannot build and what it can.
 pub fn supported(cfg: &EngineConfig) -> Result<(), ConfigError> {
     let dw = cfg.data_width;
     let Some(burst_limit) = wr_burst_limit(dw) else {
@@ -48,17 +49,6 @@ pub fn supported(cfg: &EngineConfig) -> Result<(), ConfigError> {
             format!("{dw}: this generator builds 256, 512 or 1024-bit engines today"),
         ));
     };
-    if cfg.elem_widths != [dw / 32] {
-        return Err(ConfigError::field(
-            "elem_widths",
-            format!(
-                "{:?}: a {dw}-bit engine of this generator handles {}-bit elements only today \
-                 (one element width per engine, E = data_width / 32)",
-                cfg.elem_widths,
-                dw / 32
-            ),
-        ));
-    }
     let fixed = [
         ("addr_width", cfg.addr_width, 64),
         ("id_width", cfg.id_width, 1),
@@ -103,6 +93,7 @@ pub fn engine_top(cfg: &EngineConfig) -> Result<Top, ConfigError> {
         &cfg.module_prefix,
         cfg.reads_in_flight as usize,
         cfg.max_burst_beats as usize,
+        elem_mask_of(&cfg.elem_widths),
     ))
 }
 

@@ -2,18 +2,34 @@
 
 use cdma_spec::csr;
 
+use cdma_spec::desc;
+
 use crate::layout;
 use crate::ElemWidth;
+
+/// The HWCFG `elem_mask` of `widths`: bit `c` for the descriptor element code `c`.
+fn mask_of(widths: &[ElemWidth]) -> u8 {
+    widths.iter().fold(0, |m, e| {
+        let (code, _) = desc::ELEM_CODES
+            .iter()
+            .find(|(_, bits)| *bits == e.bits())
+            .expect("every element width has a code");
+        m | 1 << code
+    })
+}
 
 /// An engine configuration could not be built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ConfigError {
     /// The bus width is not one of the generated configurations.
-    #[error("bus width of {bus_bytes} bytes is not supported (32, 64 or 128)")]
+    #[error("bus width of {bus_bytes} bytes is not supported (16, 32, 64 or 128)")]
     BusBytes {
         /// The rejected width.
         bus_bytes: u32,
     },
+    /// No element width: an engine compresses at least one.
+    #[error("an engine needs at least one element width")]
+    NoElemWidth,
     /// CHUNK_LOG2_MAX outside what the format allows.
     #[error("chunk_log2_max {value} is outside 7..=24")]
     ChunkLog2Max {
@@ -27,15 +43,18 @@ pub enum ConfigError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EngineConfig {
     bus_bytes: u32,
+    /// Bit `c` set iff the descriptor element code `c` runs (HWCFG `elem_mask`).
+    elem_mask: u8,
     chunk_log2_max: u8,
     desc_limit: usize,
 }
 
 impl Default for EngineConfig {
-    /// The default `cdma_dma_top`: 1024-bit bus (E = 32), 4 KiB chunks.
+    /// The default `cdma_dma_top`: 1024-bit bus, every element width, 4 KiB chunks.
     fn default() -> EngineConfig {
         EngineConfig {
             bus_bytes: 128,
+            elem_mask: mask_of(&ElemWidth::ALL),
             chunk_log2_max: 12,
             desc_limit: 1 << 16,
         }
@@ -43,16 +62,27 @@ impl Default for EngineConfig {
 }
 
 impl EngineConfig {
-    /// The engine with a `bus_bytes`-byte data bus (32, 64 or 128) and the default
-    /// `CHUNK_LOG2_MAX` (12). There is no chunk-count limit: the engine streams the index.
+    /// The engine with a `bus_bytes`-byte data bus (16, 32, 64 or 128), every element width
+    /// and the default `CHUNK_LOG2_MAX` (12). There is no chunk-count limit: the engine
+    /// streams the index.
     pub fn new(bus_bytes: u32) -> Result<EngineConfig, ConfigError> {
-        if ![32, 64, 128].contains(&bus_bytes) {
+        if ![16, 32, 64, 128].contains(&bus_bytes) {
             return Err(ConfigError::BusBytes { bus_bytes });
         }
         Ok(EngineConfig {
             bus_bytes,
             ..EngineConfig::default()
         })
+    }
+
+    /// Sets the element widths the engine compresses (COMPRESS / DECOMPRESS descriptors of
+    /// any other width end UNSUPPORTED; COPY takes every width).
+    pub fn with_elem_widths(mut self, widths: &[ElemWidth]) -> Result<EngineConfig, ConfigError> {
+        if widths.is_empty() {
+            return Err(ConfigError::NoElemWidth);
+        }
+        self.elem_mask = mask_of(widths);
+        Ok(self)
     }
 
     /// Sets `CHUNK_LOG2_MAX`, the largest chunk the engine's buffers hold (7..=24).
@@ -86,21 +116,29 @@ impl EngineConfig {
         self.chunk_log2_max
     }
 
-    /// Element width of the datapath, `E = 8·BB/32` bits: one beat is one 32-element block.
-    pub fn elem_bits(&self) -> u32 {
-        self.bus_bytes * 8 / 32
+    /// Whether COMPRESS and DECOMPRESS run with elements of width `elem`.
+    pub fn supports(&self, elem: ElemWidth) -> bool {
+        self.elem_mask & mask_of(&[elem]) != 0
     }
 
-    /// [`EngineConfig::elem_bits`] as an [`ElemWidth`].
-    pub fn elem(&self) -> ElemWidth {
-        ElemWidth::from_bits(self.elem_bits()).expect("bus width checked")
+    /// The element widths the engine compresses, narrowest first.
+    pub fn elem_widths(&self) -> Vec<ElemWidth> {
+        ElemWidth::ALL
+            .into_iter()
+            .filter(|&e| self.supports(e))
+            .collect()
+    }
+
+    /// HWCFG `elem_mask`: bit `c` set iff the descriptor element code `c` runs.
+    pub fn elem_mask(&self) -> u8 {
+        self.elem_mask
     }
 
     /// The HWCFG register value (`reads_in_flight` is a timing parameter the model does not
     /// know; it is given).
     pub fn hwcfg(&self, reads_in_flight: u8) -> u32 {
         let w = csr::HWCFG_BUS_LOG2.set(0, u64::from(self.bus_bytes.trailing_zeros()));
-        let w = csr::HWCFG_ELEM_BITS.set(w, u64::from(self.elem_bits()));
+        let w = csr::HWCFG_ELEM_MASK.set(w, u64::from(self.elem_mask));
         let w = csr::HWCFG_CHUNK_LOG2_MAX.set(w, u64::from(self.chunk_log2_max));
         csr::HWCFG_READS_IN_FLIGHT.set(w, u64::from(reads_in_flight)) as u32
     }

@@ -80,7 +80,8 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
         return OpResult::early(code::BAD_DESC);
     }
     // Step 3: what this configuration can run.
-    if op != Op::Copy && elem_bits != cfg.elem_bits() {
+    let elem = ElemWidth::from_bits(elem_bits).expect("the element codes are valid widths");
+    if op != Op::Copy && !cfg.supports(elem) {
         return OpResult::early(code::UNSUPPORTED);
     }
     // (A chunk smaller than a beat cannot happen today, 2^7 >= BB; the rule keeps chunks
@@ -96,9 +97,8 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
     {
         return OpResult::early(code::UNALIGNED);
     }
-    // Step 5: whole elements of the engine's width (COPY included: it moves whole beats'
-    // lanes, and one rule for every operation is simpler for software).
-    let elem = cfg.elem();
+    // Step 5: whole elements of the descriptor's width (COPY included: one rule for every
+    // operation is simpler for software).
     if !desc.src_len.is_multiple_of(elem.bytes() as u32) {
         return OpResult::early(code::BAD_DESC);
     }
@@ -209,8 +209,10 @@ fn decompress(
     let Ok(h) = Header::parse(&hb) else {
         return OpResult::early(code::BAD_HEADER);
     };
+    // The frame must hold the elements the descriptor names (a width the engine does not
+    // compress was refused in step 3).
     if h.elem != elem {
-        return OpResult::early(code::UNSUPPORTED);
+        return OpResult::early(code::BAD_HEADER);
     }
     if h.chunk_log2 > cfg.chunk_log2_max() {
         return OpResult::early(code::UNSUPPORTED);

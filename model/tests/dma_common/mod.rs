@@ -90,8 +90,22 @@ pub fn relu(n: usize, elem: ElemWidth, seed: u64) -> Vec<u8> {
         .collect()
 }
 
+/// The engine with a `bb`-byte bus and every element width.
 pub fn cfg(bb: u32) -> EngineConfig {
     EngineConfig::new(bb).unwrap()
+}
+
+/// The engine with a `bb`-byte bus that compresses only elements of `elem`.
+pub fn cfg_only(bb: u32, elem: ElemWidth) -> EngineConfig {
+    cfg(bb).with_elem_widths(&[elem]).unwrap()
+}
+
+/// Every bus width crossed with every element width.
+pub fn bus_elem_pairs() -> Vec<(u32, ElemWidth)> {
+    [16u32, 32, 64, 128]
+        .into_iter()
+        .flat_map(|bb| ElemWidth::ALL.map(|e| (bb, e)))
+        .collect()
 }
 
 pub fn e32() -> EngineConfig {

@@ -1,12 +1,22 @@
-//! The controller's `Default`: its constants (codes, masks, word counts) for one bus width
-//! (`controller_default!`, invoked by `controller!` in the parent module).
+//! The controller's constructor: its constants (codes, masks, word counts) for one bus width
+//! and the element widths it runs (`controller_default!`, invoked by `controller!` in the
+//! parent module).
 
 macro_rules! controller_default {
     (
         $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt
     ) => {
         impl Default for $name {
+            /// The controller of an engine that runs every element width.
             fn default() -> Self {
+                Self::new(ELEM_MASK_ALL)
+            }
+        }
+
+        impl $name {
+            /// The controller of an engine that runs the element widths of `elem_mask` (bit
+            /// `c` for the descriptor element code `c`, HWCFG `elem_mask`).
+            pub fn new(elem_mask: u8) -> Self {
                 let dw: usize = $dw;
                 let bb = dw / 8;
                 let e = dw / 32;
@@ -75,6 +85,7 @@ macro_rules! controller_default {
                     dp_wr_ready: Default::default(),
                     dp_start: Default::default(),
                     dp_op: Default::default(),
+                    dp_elem: Default::default(),
                     dp_src_len: Default::default(),
                     dp_dst_len: Default::default(),
                     dp_chunk_log2: Default::default(),
@@ -153,10 +164,10 @@ macro_rules! controller_default {
                     pr_beats: Default::default(),
                     pay_out: Default::default(),
                     stop_wait: Default::default(),
-                    chk: DescCheck::new(dw),
-                    hchk: HdrCheck::new(dw),
+                    chk: DescCheck::new(dw, elem_mask),
+                    hchk: HdrCheck::new(),
                     iwin: IndexWindow::new(dw),
-                    hpack: HeaderPack::new(e as u64),
+                    hpack: HeaderPack::default(),
                     ram: Default::default(),
                     wjoin: Default::default(),
                     djoin: Default::default(),

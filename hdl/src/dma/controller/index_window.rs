@@ -6,7 +6,7 @@
 use cdma_spec::frame;
 use rust_hdl::core::prelude::*;
 
-use super::super::check::{log2, CL_BITS, LEN_BITS};
+use super::super::check::{log2, CL_BITS, ELEM_BITS, LEN_BITS};
 use super::super::params::IDX_WIN_LOG2;
 
 /// The window's bounds and reads, and the entry check (combinational).
@@ -24,6 +24,8 @@ pub struct IndexWindow {
     pub rem: Signal<In, Bits<LEN_BITS>>,
     /// The chunk size is `2^chunk_log2` bytes.
     pub chunk_log2: Signal<In, Bits<CL_BITS>>,
+    /// Element width code of the frame (a ZVC chunk stores whole elements, rule 13).
+    pub elem: Signal<In, Bits<ELEM_BITS>>,
     /// Stored bytes of the entries checked so far (their running sum).
     pub off: Signal<In, Bits<LEN_BITS>>,
     /// The header's `payload_len` (at least `off`).
@@ -54,6 +56,7 @@ pub struct IndexWindow {
     raw: Signal<Local, Bit>,
     left: Signal<Local, Bits<LEN_BITS>>,
     last: Signal<Local, Bit>,
+    eb_mask: Signal<Local, Bits<LEN_BITS>>,
     win: Constant<Bits<LEN_BITS>>,
     hdr_words: Constant<Bits<LEN_BITS>>,
     one: Constant<Bits<LEN_BITS>>,
@@ -62,12 +65,11 @@ pub struct IndexWindow {
     bb_m1: Constant<Bits<LEN_BITS>>,
     size_mask: Constant<Bits<LEN_BITS>>,
     raw_mask: Constant<Bits<LEN_BITS>>,
-    eb_mask: Constant<Bits<LEN_BITS>>,
 }
 
 impl IndexWindow {
-    /// The window arithmetic of a `dw`-bit engine (`E = dw/32`-bit elements, `E` entries and
-    /// `BB = dw/8` bytes per beat).
+    /// The window arithmetic of a `dw`-bit engine (`E = dw/32` entries and `BB = dw/8` bytes
+    /// per beat).
     pub fn new(dw: usize) -> Self {
         let (e, bb) = (dw as u64 / 32, dw as u64 / 8);
         let c = |v: u64| Constant::new(v.into());
@@ -78,6 +80,7 @@ impl IndexWindow {
             entry: Default::default(),
             rem: Default::default(),
             chunk_log2: Default::default(),
+            elem: Default::default(),
             chunk: Default::default(),
             off: Default::default(),
             plen: Default::default(),
@@ -95,6 +98,7 @@ impl IndexWindow {
             raw: Default::default(),
             left: Default::default(),
             last: Default::default(),
+            eb_mask: Default::default(),
             win: c(1 << IDX_WIN_LOG2),
             hdr_words: c((frame::HEADER_LEN / frame::INDEX_ENTRY_LEN) as u64),
             one: c(1),
@@ -103,7 +107,6 @@ impl IndexWindow {
             bb_m1: c(bb - 1),
             size_mask: c(frame::INDEX_SIZE.mask()),
             raw_mask: c(frame::INDEX_RAW.mask()),
-            eb_mask: c(e / 8 - 1),
         }
     }
 }
@@ -133,6 +136,7 @@ impl Logic for IndexWindow {
         self.len.next = self.entry.val() & self.size_mask.val();
         self.raw.next = (self.entry.val() & self.raw_mask.val()).any();
         self.chunk.next = self.one.val() << self.chunk_log2.val();
+        self.eb_mask.next = (self.one.val() << self.elem.val()) - self.one.val();
         self.size.next = self.chunk.val();
         if self.rem.val() < self.chunk.val() {
             self.size.next = self.rem.val();

@@ -64,8 +64,8 @@ use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::{DFF, RAM};
 
 use super::check::{
-    log2, DescCheck, HdrCheck, ADDR_BITS, CL_BITS, CODE_BITS, DESC_BITS, ENTRY_BITS, HDR_BITS,
-    LEN_BITS, OP_BITS,
+    log2, DescCheck, HdrCheck, ADDR_BITS, CL_BITS, CODE_BITS, DESC_BITS, ELEM_BITS, ELEM_MASK_ALL,
+    ENTRY_BITS, HDR_BITS, LEN_BITS, OP_BITS,
 };
 use super::header::HeaderPack;
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};

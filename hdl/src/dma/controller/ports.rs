@@ -117,6 +117,8 @@ macro_rules! controller_struct {
             pub dp_start: Signal<Out, Bit>,
             /// Operation: cdma_spec::desc OP_COPY / OP_COMPRESS / OP_DECOMPRESS.
             pub dp_op: Signal<Out, Bits<OP_BITS>>,
+            /// Element width code (0 = 8, 1 = 16, 2 = 32 bits) of the descriptor.
+            pub dp_elem: Signal<Out, Bits<ELEM_BITS>>,
             /// Bytes read from src (the last read beat holds src_len mod BB of them, 0 = all).
             pub dp_src_len: Signal<Out, Bits<LEN_BITS>>,
             /// Bytes to write at dst (COPY: src_len, DECOMPRESS: uncompressed_len, COMPRESS: 0 =

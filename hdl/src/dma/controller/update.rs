@@ -40,6 +40,9 @@ macro_rules! controller_logic {
                 self.hchk.hdr.next = self.hdr.q.val();
                 self.hchk.src_len.next = self.chk.src_len.val();
                 self.hchk.dst_cap.next = self.chk.dst_cap.val();
+                self.hchk.elem_code.next = self.chk.elem.val();
+                self.hpack.elem.next = self.chk.elem.val();
+                self.iwin.elem.next = self.chk.elem.val();
                 self.hpack.chunk_log2.next = self.cl.q.val();
                 self.hpack.n_chunks.next = self.n.q.val();
                 self.hpack.ulen.next = self.chk.src_len.val();
@@ -267,9 +270,7 @@ macro_rules! controller_logic {
                         if self.is_comp.val() {
                             self.dst_len.d.next = self.zero32.val();
                         }
-                        // The payload length the header packs: an empty COMPRESS packs it
-                        // in Start, before any chunk could clear what the last descriptor
-                        // left here.
+                        // The header's payload length (empty COMPRESS: packed in Start).
                         self.off.d.next = self.zero32.val();
                         self.state.d.next = CtlState::Start;
                         if self.is_dec.val() {
@@ -731,10 +732,8 @@ macro_rules! controller_logic {
                     self.hdr.d.next = self.hpack.y.val();
                     self.hdr.en.next = true;
                 }
-                // ---- write beat source: the controller's own beats (ws: header, partial index
-                // beat, status; ic: a complete index beat) each go to their own address as a
-                // burst of their own; payload beats follow each other, except the one after
-                // an index beat inserted into the payload stream, which jumps back to pa.
+                // ---- write beat source: own beats (ws, ic) each a burst at their address;
+                // payload beats follow each other (after an inserted index beat: jump to pa).
                 self.wr_data.next = self.ws.q.val();
                 self.wr_strb.next = self.strb.y.val();
                 self.wr_close.next = true;
@@ -779,6 +778,7 @@ macro_rules! controller_logic {
                 self.err_code.next = self.err_code_r.q.val();
                 self.err_desc.next = self.err_desc_r.q.val();
                 self.dp_op.next = self.chk.op.val();
+                self.dp_elem.next = self.chk.elem.val();
                 self.dp_src_len.next = self.chk.src_len.val();
                 self.dp_dst_len.next = self.dst_len.q.val();
                 self.dp_chunk_log2.next = self.cl.q.val();

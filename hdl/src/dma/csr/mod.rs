@@ -44,13 +44,13 @@ pub static CSR_PORTS: PortDocs = PortDocs::new(include_str!("mod.rs"), "CsrBlock
 /// The HWCFG register value for a configuration.
 pub fn hwcfg_value(
     bus_bytes_log2: u32,
-    elem_bits: u32,
+    elem_mask: u32,
     chunk_log2_max: u32,
     reads_in_flight: u32,
 ) -> u32 {
     let mut v = 0u64;
     v = csr::HWCFG_BUS_LOG2.set(v, bus_bytes_log2.into());
-    v = csr::HWCFG_ELEM_BITS.set(v, elem_bits.into());
+    v = csr::HWCFG_ELEM_MASK.set(v, elem_mask.into());
     v = csr::HWCFG_CHUNK_LOG2_MAX.set(v, chunk_log2_max.into());
     v = csr::HWCFG_READS_IN_FLIGHT.set(v, reads_in_flight.into());
     v as u32
@@ -220,7 +220,8 @@ pub struct CsrBlock {
 }
 
 impl CsrBlock {
-    /// A CSR block for an engine with `2^bus_bytes_log2` bus bytes, `elem_bits`-bit elements,
+    /// A CSR block for an engine with `2^bus_bytes_log2` bus bytes, the element widths of
+    /// `elem_mask` (bit `c` for the descriptor element code `c`),
     /// chunks up to `2^chunk_log2_max` bytes and `reads_in_flight` read bursts (the HWCFG
     /// fields; the bus width also sets the PERF_RD_BYTES increment).
     ///
@@ -229,14 +230,14 @@ impl CsrBlock {
     /// this block being updated (see [`DECODED`]).
     pub fn new(
         bus_bytes_log2: u32,
-        elem_bits: u32,
+        elem_mask: u32,
         chunk_log2_max: u32,
         reads_in_flight: u32,
     ) -> Self {
         for (f, v) in
             csr::HWCFG_BITS
                 .iter()
-                .zip([bus_bytes_log2, elem_bits, chunk_log2_max, reads_in_flight])
+                .zip([bus_bytes_log2, elem_mask, chunk_log2_max, reads_in_flight])
         {
             assert!(
                 u64::from(v) << f.lsb <= f.mask(),
@@ -349,7 +350,7 @@ impl CsrBlock {
             hwcfg_value: Constant::new(
                 u64::from(hwcfg_value(
                     bus_bytes_log2,
-                    elem_bits,
+                    elem_mask,
                     chunk_log2_max,
                     reads_in_flight,
                 ))
@@ -405,12 +406,12 @@ pub const DECODED: &[&str] = &[
 ];
 
 impl Default for CsrBlock {
-    /// The default engine configuration (`cdma_dma_top`): 1024-bit bus (128 bytes), 32-bit
-    /// elements, 4 KiB chunks, the default reads in flight.
+    /// The default engine configuration (`cdma_dma_top`): 1024-bit bus (128 bytes), every
+    /// element width, 4 KiB chunks, the default reads in flight.
     fn default() -> Self {
         Self::new(
             7,
-            32,
+            u32::from(super::check::ELEM_MASK_ALL),
             super::params::ENGINE_CHUNK_LOG2_MAX as u32,
             super::axi_read::READS_IN_FLIGHT_DEFAULT as u32,
         )

@@ -66,6 +66,7 @@ pub(super) struct Outputs {
     pub(super) dp_wr_ready: bool,
     pub(super) dp_start: bool,
     pub(super) dp_op: u64,
+    pub(super) dp_elem: u64,
     pub(super) dp_src_len: u64,
     pub(super) dp_dst_len: u64,
     pub(super) dp_n_chunks: u64,
@@ -81,6 +82,8 @@ pub(super) struct Outputs {
 pub(super) trait Ctl: Block + Default {
     /// Bus bytes per beat.
     const BB: u64;
+    /// The controller running the element widths of `elem_mask`.
+    fn with_elem_mask(elem_mask: u8) -> Self;
     /// Drives every input (before settling).
     fn apply(&mut self, i: &Inputs);
     /// Every output (after settling).
@@ -93,6 +96,9 @@ macro_rules! impl_ctl {
     ($ty:ident, dw: $dw:tt, bb: $bb:tt) => {
         impl Ctl for $ty {
             const BB: u64 = $bb;
+            fn with_elem_mask(elem_mask: u8) -> Self {
+                $ty::new(elem_mask)
+            }
             fn apply(&mut self, i: &Inputs) {
                 let bytes = |v: &[u8]| -> Bits<$dw> {
                     let lanes: Vec<u64> = (0..$bb)
@@ -164,6 +170,7 @@ macro_rules! impl_ctl {
                     dp_wr_ready: self.dp_wr_ready.val(),
                     dp_start: self.dp_start.val(),
                     dp_op: self.dp_op.val().to_u64(),
+                    dp_elem: self.dp_elem.val().to_u64(),
                     dp_src_len: self.dp_src_len.val().to_u64(),
                     dp_dst_len: self.dp_dst_len.val().to_u64(),
                     dp_n_chunks: self.dp_n_chunks.val().to_u64(),

@@ -39,8 +39,10 @@ pub(super) fn copy_writes_data_and_status_with_eight_strobes<U: Ctl>() {
 }
 
 /// Runs one descriptor and returns (status code, CSR err_code, dp starts).
+/// Runs `d` alone on an engine of the test's element width only (so the other widths are
+/// UNSUPPORTED); it must fail. Returns its status, the CSR error code and datapath starts.
 fn run_one<U: Ctl>(d: Desc) -> (u64, u64, u32) {
-    let mut tb = Tb::<U>::new();
+    let mut tb = Tb::<U>::with_elem_mask(1 << elem_code(elem_bits::<U>()));
     tb.put(D0, &d.bytes());
     tb.run(D0);
     let (done, st, bw) = tb.status(D0);
@@ -58,8 +60,8 @@ pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
         cl: 7,
         ..copy::<U>(len)
     };
-    // Element codes the format knows that are not the engine's (E = 8·BB/32 bits): at
-    // DW = 256, 1 (16 bits) and 2 (32 bits).
+    // Element codes the format knows that the engine under test does not run (it runs
+    // `elem_bits` only): at DW = 256, 1 (16 bits) and 2 (32 bits).
     let own = elem_code(elem_bits::<U>());
     let (other1, other2) = ((own + 1) % 3, (own + 2) % 3);
     let cases: Vec<(&str, Desc, error::ErrorCode)> = vec![
@@ -245,6 +247,16 @@ pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
     );
     tb.run(D0);
     assert_eq!(tb.status(D0), (true, 0, 64));
+    // An engine of every element width runs each (the elements the datapath sees: dp_elem).
+    for elem in 0..3 {
+        let mut tb = Tb::<U>::new();
+        tb.put(D0, &Desc { elem, ..comp(256) }.bytes());
+        tb.decisions = [(128, true), (128, true)].into_iter().collect();
+        tb.run(D0);
+        let (done, st, _) = tb.status(D0);
+        assert_eq!((done, st, tb.dp_starts), (true, 0, 1), "elem code {elem}");
+        assert_eq!(tb.out().dp_elem, elem, "elem code {elem}");
+    }
 }
 
 pub(super) fn unaligned_or_unreadable_descriptor_ends_chain_without_write_back<U: Ctl>() {

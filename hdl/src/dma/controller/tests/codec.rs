@@ -152,7 +152,7 @@ pub(super) fn decompress_multi_beat_index<U: Ctl>() {
 
 pub(super) fn decompress_header_and_index_checks<U: Ctl>() {
     let h = || hdr::<U>(300, 7, &ENTRIES);
-    // A format element width that is not the engine's (16 at DW = 256).
+    // A format element width that is not the descriptor's (16 at DW = 256).
     let other = u64::from(other_elem_bits::<U>());
     let e = ENTRIES;
     type Case = (&'static str, Hdr, Vec<(u64, bool)>, u64, error::ErrorCode);
@@ -210,7 +210,7 @@ pub(super) fn decompress_header_and_index_checks<U: Ctl>() {
             error::BAD_HEADER,
         ),
         (
-            "ulen not whole elements before UNSUPPORTED",
+            "ulen not whole elements",
             Hdr {
                 elem: other,
                 ulen: 301,
@@ -221,11 +221,11 @@ pub(super) fn decompress_header_and_index_checks<U: Ctl>() {
             error::BAD_HEADER,
         ),
         (
-            "elem not E",
+            "elem not the descriptor's",
             Hdr { elem: other, ..h() },
             e.to_vec(),
             0x1000,
-            error::UNSUPPORTED,
+            error::BAD_HEADER,
         ),
         (
             "chunk_log2 13",

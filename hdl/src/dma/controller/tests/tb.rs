@@ -49,8 +49,14 @@ pub(super) struct Tb<U: Ctl> {
 }
 
 impl<U: Ctl> Tb<U> {
+    /// The controller of an engine running every element width, in its testbench.
     pub(super) fn new() -> Self {
-        let mut uut = Box::<U>::default();
+        Self::with_elem_mask(crate::dma::check::ELEM_MASK_ALL)
+    }
+
+    /// The controller running the element widths of `elem_mask`, in its testbench.
+    pub(super) fn with_elem_mask(elem_mask: u8) -> Self {
+        let mut uut = Box::new(U::with_elem_mask(elem_mask));
         uut.connect_all();
         let mem = (0..MEM).map(|i| (i * 13 + 7) as u8).collect();
         let mut tb = Tb {

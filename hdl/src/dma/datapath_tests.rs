@@ -1,0 +1,293 @@
+//! The payload datapath (`DatapathDw*`) alone, at every bus width and every element width:
+//! COMPRESS (ChunkScan → chunk FIFO → bus compressor, the decisions fed straight back as
+//! chunk commands, as the controller does when they fit), DECOMPRESS (the model's frame in,
+//! its chunk commands from the index) and COPY, byte for byte against the golden model
+//! (spec/src/frame.rs: each chunk ZVC-encoded iff that is strictly smaller, else raw), under
+//! random valid / ready.
+
+use super::datapath::{DatapathDw1024, DatapathDw128, DatapathDw256, DatapathDw512};
+use crate::prims::{bits_of, bytes_of};
+use crate::testutil::*;
+use cdma_model::{zvc, ElemWidth};
+use cdma_spec::desc;
+use rust_hdl::core::prelude::*;
+
+/// The chunked payload of `data` and its index `(stored_len, raw)`, from the model.
+fn reference(data: &[u8], e: ElemWidth, chunk_log2: u32) -> (Vec<u8>, Vec<(u64, bool)>) {
+    let (mut payload, mut index) = (vec![], vec![]);
+    for c in data.chunks(1 << chunk_log2) {
+        let z = zvc::encode(c, e).unwrap();
+        if z.len() < c.len() {
+            index.push((z.len() as u64, false));
+            payload.extend(z);
+        } else {
+            index.push((c.len() as u64, true));
+            payload.extend_from_slice(c);
+        }
+    }
+    (payload, index)
+}
+
+/// One operation through the datapath: what it wrote (by strobe), the decisions it made
+/// (COMPRESS) and the cycles it took.
+struct Outcome {
+    bytes: Vec<u8>,
+    decs: Vec<(u64, bool)>,
+    cycles: u64,
+    error: bool,
+}
+
+/// Runs `op` over the source `src` (`e`-bit elements, `2^chunk_log2`-byte chunks; DECOMPRESS:
+/// `src` is the payload and `index` its chunks of `data_len` bytes) with seeded random
+/// source valid / sink ready percentages.
+macro_rules! run_fn {
+    ($fname:ident, $ty:ty, $bw:expr) => {
+        fn $fname(
+            op: u64,
+            e: ElemWidth,
+            src: &[u8],
+            chunk_log2: u32,
+            index: &[(u64, bool)],
+            data_len: usize,
+            pcts: (u64, u64),
+            seed: u64,
+        ) -> Outcome {
+            const BB: usize = $bw / 8;
+            let mut rng = XorShift64::new(seed);
+            let mut uut = reset_block!($ty);
+            uut.op.next = op.into();
+            uut.elem.next = u64::from(e.bytes().trailing_zeros()).into();
+            uut.src_len.next = (src.len() as u64).into();
+            uut.chunk_log2.next = u64::from(chunk_log2).into();
+            uut.start.next = true;
+            settle(&mut uut);
+            clock_cycle!(&mut uut);
+            uut.start.next = false;
+            // Source beats: BB bytes, garbage past the source's end.
+            let beats: Vec<Bits<$bw>> = src
+                .chunks(BB)
+                .map(|b| {
+                    let mut v = b.to_vec();
+                    v.resize(BB, 0xEE);
+                    bits_of::<$bw>(&v)
+                })
+                .collect();
+            let chunk = 1usize << chunk_log2;
+            let mut o = Outcome {
+                bytes: vec![],
+                decs: vec![],
+                cycles: 0,
+                error: false,
+            };
+            let (mut idx, mut ck, mut valid, mut done) = (0, 0, false, false);
+            while !done {
+                if o.error && idx == beats.len() {
+                    break; // a payload error ends the output early
+                }
+                assert!(o.cycles < 30 * beats.len() as u64 + 300, "datapath hangs");
+                valid = idx < beats.len() && (valid || rng.chance(pcts.0));
+                uut.in_valid.next = valid;
+                if idx < beats.len() {
+                    uut.in_data.next = beats[idx];
+                }
+                uut.out_ready.next = rng.chance(pcts.1);
+                settle(&mut uut);
+                // Chunk commands: COMPRESS takes the scan's decisions as they come (the
+                // controller's contract: dec_ready follows ck_ready in the same cycle);
+                // DECOMPRESS issues the index's.
+                if op == desc::OP_COMPRESS {
+                    uut.ck_stored_len.next = uut.dec_stored_len.val();
+                    uut.ck_raw.next = uut.dec_raw.val();
+                    uut.ck_valid.next = uut.dec_valid.val();
+                } else if ck < index.len() {
+                    let n = chunk.min(data_len - ck * chunk);
+                    uut.ck_stored_len.next = index[ck].0.into();
+                    uut.ck_raw.next = index[ck].1;
+                    uut.ck_chunk_len.next = (n as u64).into();
+                    uut.ck_last.next = ck + 1 == index.len();
+                    uut.ck_valid.next = true;
+                } else {
+                    uut.ck_valid.next = false;
+                }
+                settle(&mut uut);
+                uut.dec_ready.next = uut.ck_ready.val();
+                settle(&mut uut);
+                if uut.ck_valid.val() && uut.ck_ready.val() {
+                    if op == desc::OP_COMPRESS {
+                        o.decs
+                            .push((uut.dec_stored_len.val().to_u64(), uut.dec_raw.val()));
+                    }
+                    ck += 1;
+                }
+                if uut.out_valid.val() && uut.out_ready.val() {
+                    let d = bytes_of(uut.out_data.val());
+                    let strb = uut.out_strb.val();
+                    let n = (0..BB).filter(|&j| strb.get_bit(j)).count();
+                    assert!(
+                        (0..BB).all(|j| strb.get_bit(j) == (j < n)),
+                        "strobes not from lane 0"
+                    );
+                    o.bytes.extend_from_slice(&d[..n]);
+                    done = uut.out_last.val();
+                }
+                if valid && uut.in_ready.val() {
+                    idx += 1;
+                    valid = false;
+                }
+                o.error |= uut.error.val();
+                clock_cycle!(&mut uut);
+                o.cycles += 1;
+            }
+            assert_eq!(idx, beats.len(), "the source was not all taken");
+            o
+        }
+    };
+}
+
+run_fn!(run128, DatapathDw128, 128);
+run_fn!(run256, DatapathDw256, 256);
+run_fn!(run512, DatapathDw512, 512);
+run_fn!(run1024, DatapathDw1024, 1024);
+
+/// The runner of a `dw`-bit datapath.
+type Run = fn(u64, ElemWidth, &[u8], u32, &[(u64, bool)], usize, (u64, u64), u64) -> Outcome;
+const RUNS: [(usize, Run); 4] = [(128, run128), (256, run256), (512, run512), (1024, run1024)];
+
+/// Activation-like elements: runs of zeros and non-zeros with per-region sparsity from
+/// dense to empty.
+fn activation_like(rng: &mut XorShift64, e: ElemWidth, n_elems: usize) -> Vec<u8> {
+    let pcts = [95, 60, 0, 100, 40, 85, 10, 50];
+    let mut out = vec![];
+    let mut i = 0;
+    while i < n_elems {
+        let zero = rng.chance(pcts[(i / 64) % pcts.len()]);
+        for _ in 0..(1 + rng.next() % 8).min((n_elems - i) as u64) {
+            let v = if zero { 0 } else { rng.next() | 1 };
+            out.extend_from_slice(&v.to_le_bytes()[..e.bytes()]);
+            i += 1;
+        }
+    }
+    out
+}
+
+#[test]
+fn compress_then_decompress_every_bus_and_element_width() {
+    for (dw, run) in RUNS {
+        for e in ElemWidth::ALL {
+            let mut rng = XorShift64::new(dw as u64 + u64::from(e.bits()));
+            // 128-byte chunks, one of them dense (raw), a final partial chunk ending inside
+            // a block.
+            let mut data = activation_like(&mut rng, e, 1024 / e.bytes());
+            data.extend((0..128).map(|i| i as u8 | 1));
+            data.extend(activation_like(&mut rng, e, 1000 / e.bytes() + 3));
+            let (payload, index) = reference(&data, e, 7);
+            assert!(index.iter().any(|d| d.1) && index.iter().any(|d| !d.1));
+            let c = run(desc::OP_COMPRESS, e, &data, 7, &[], 0, (70, 60), 1);
+            let at = format!("DW {dw}, E {}", e.bits());
+            assert_eq!(c.decs, index, "{at}: decisions");
+            assert_eq!(c.bytes, payload, "{at}: payload");
+            let d = run(
+                desc::OP_DECOMPRESS,
+                e,
+                &payload,
+                7,
+                &index,
+                data.len(),
+                (60, 70),
+                2,
+            );
+            assert!(!d.error, "{at}: a good frame raised error");
+            assert_eq!(d.bytes, data, "{at}: decompressed");
+            let p = run(desc::OP_COPY, e, &data, 0, &[], 0, (80, 80), 3);
+            assert_eq!(p.bytes, data, "{at}: copy");
+        }
+    }
+}
+
+#[test]
+fn mixed_element_widths_one_after_another_at_full_rate() {
+    // One datapath, the element width changing from one operation to the next (each
+    // `start` clears the previous); 4 KiB chunks, one beat per cycle in and out.
+    let (dw, run) = RUNS[1];
+    let mut rng = XorShift64::new(77);
+    for e in [
+        ElemWidth::W32,
+        ElemWidth::W8,
+        ElemWidth::W16,
+        ElemWidth::W32,
+    ] {
+        let data = activation_like(&mut rng, e, 12288 / e.bytes());
+        let (payload, index) = reference(&data, e, 12);
+        let c = run(desc::OP_COMPRESS, e, &data, 12, &[], 0, (100, 100), 4);
+        assert_eq!((c.decs, c.bytes), (index.clone(), payload.clone()));
+        let beats = (data.len() / (dw / 8)) as u64;
+        // The FIFO holds a chunk until its decision: one chunk's latency, then a beat a cycle.
+        assert!(
+            c.cycles <= beats + (4096 / (dw / 8)) as u64 + 16,
+            "COMPRESS E {}: {beats} beats in {} cycles",
+            e.bits(),
+            c.cycles
+        );
+        let d = run(
+            desc::OP_DECOMPRESS,
+            e,
+            &payload,
+            12,
+            &index,
+            data.len(),
+            (100, 100),
+            5,
+        );
+        assert_eq!(d.bytes, data);
+        assert!(
+            d.cycles <= beats + 16,
+            "DECOMPRESS E {}: {beats} beats in {} cycles",
+            e.bits(),
+            d.cycles
+        );
+    }
+}
+
+/// docs/FORMAT.md rule 17b: in a chunk of 40 elements, the final block holds 8; a mask bit
+/// for lane 20 of that block (with a non-zero element, so rule 17c holds) is an error.
+#[test]
+fn decompress_flags_a_mask_bit_past_the_chunk_end() {
+    let mut data = vec![0u8; 40];
+    data[3] = 7;
+    data[17] = 9;
+    data[30] = 1;
+    for (i, x) in data[32..].iter_mut().enumerate() {
+        *x = i as u8 + 1;
+    }
+    let good = zvc::encode(&data, ElemWidth::W8).unwrap();
+    let ok = run256(
+        desc::OP_DECOMPRESS,
+        ElemWidth::W8,
+        &good,
+        7,
+        &[(good.len() as u64, false)],
+        40,
+        (100, 100),
+        6,
+    );
+    assert!(!ok.error, "a good chunk raised error");
+    assert_eq!(ok.bytes, data);
+    // Block 1's mask is after block 0's mask and its 3 elements; its elements end the
+    // payload, so lane 20's element goes last.
+    let mut bad = good.clone();
+    bad[4 + 3 + 2] |= 1 << 4;
+    bad.push(0x55);
+    assert!(zvc::decode(&bad, ElemWidth::W8, data.len()).is_err());
+    let o = run256(
+        desc::OP_DECOMPRESS,
+        ElemWidth::W8,
+        &bad,
+        7,
+        &[(bad.len() as u64, false)],
+        40,
+        (100, 100),
+        7,
+    );
+    assert!(o.error, "a mask bit past the chunk end was accepted");
+    assert!(data.starts_with(&o.bytes), "nothing wrong is written");
+}
