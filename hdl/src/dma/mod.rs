@@ -26,7 +26,9 @@
 //! the engine's own generation parameters.
 //!
 //! Each block is generated per data-bus width `DW` ∈ {256, 512, 1024} (`…Dw256`, …) by a
-//! macro, like the ZVC blocks. [`standalone_blocks`] emits each one as its own Verilog top
+//! macro, like the ZVC blocks. The AXI masters and the controller are also generated at
+//! `DW = 128` (`…Dw128`); the engine top is not (the 128-bit controller cannot be built until
+//! the descriptor and header checks are multi-width, see `controller`). [`standalone_blocks`] emits each one as its own Verilog top
 //! (module `cdma_dma_<block>[_dw<DW>]`) for the lint test; the engine top (`cdma_dma_top`)
 //! instantiates them.
 
@@ -45,12 +47,16 @@ pub mod header;
 pub mod params;
 pub mod top;
 
-pub use axi_read::{AxiReadMasterDw1024, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS};
+pub use axi_read::{
+    AxiReadMasterDw1024, AxiReadMasterDw128, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS,
+};
 pub use axi_write::{
-    AxiWriteMasterDw1024, AxiWriteMasterDw256, AxiWriteMasterDw512, AXI_WRITE_PORTS,
+    AxiWriteMasterDw1024, AxiWriteMasterDw128, AxiWriteMasterDw256, AxiWriteMasterDw512,
+    AXI_WRITE_PORTS,
 };
 pub use controller::{
-    controller_top, ControllerDw1024, ControllerDw256, ControllerDw512, CONTROLLER_PORTS,
+    controller_top, ControllerDw1024, ControllerDw128, ControllerDw256, ControllerDw512,
+    CONTROLLER_PORTS,
 };
 pub use csr::{CsrBlock, CSR_PORTS};
 pub use top::{dma_top, dma_top_with, DmaTopDw1024, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS};

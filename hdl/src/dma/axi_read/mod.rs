@@ -3,8 +3,8 @@
 //!
 //! * **Bursts.** A request is cut into INCR bursts that never cross a 4 KiB boundary: each
 //!   burst runs to the next boundary or to the end of the request. A 4 KiB page holds at most
-//!   `4096 / BB ≤ 128` beats (`BB` = bus bytes ≥ 32), so the AXI limit of 256 beats per INCR
-//!   burst is never reached and needs no logic of its own. Addresses must be bus-aligned (the
+//!   `4096 / BB ≤ 256` beats (`BB` = bus bytes ≥ 16), so a burst never exceeds the AXI limit of
+//!   256 beats per INCR burst (reached exactly at 128 bits) and needs no logic of its own. Addresses must be bus-aligned (the
 //!   controller guarantees it; the low `log2(BB)` address bits are passed through to `araddr`
 //!   unchanged). A request of 0 beats is accepted and does nothing.
 //! * **Outstanding bursts.** At most `READS_IN_FLIGHT` (constructor argument, 1..=16, default
@@ -389,6 +389,10 @@ macro_rules! axi_read_master {
     };
 }
 
+axi_read_master!(
+    /// AXI4 read master for a 128-bit data bus (16 bytes per beat).
+    AxiReadMasterDw128, dw: 128, lg: 4
+);
 axi_read_master!(
     /// AXI4 read master for a 256-bit data bus (32 bytes per beat).
     AxiReadMasterDw256, dw: 256, lg: 5

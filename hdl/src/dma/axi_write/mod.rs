@@ -510,6 +510,10 @@ macro_rules! axi_write_master {
 }
 
 axi_write_master!(
+    /// AXI4 write master for a 128-bit data bus (16 bytes per beat).
+    AxiWriteMasterDw128, dw: 128, sw: 16, lg: 4, fa: 5, fp: 6
+);
+axi_write_master!(
     /// AXI4 write master for a 256-bit data bus (32 bytes per beat).
     AxiWriteMasterDw256, dw: 256, sw: 32, lg: 5, fa: 5, fp: 6
 );

@@ -210,6 +210,8 @@ macro_rules! controller_default {
                     status_off: c(desc::STATUS_FIELD.offset as u64),
                     desc_words: c((desc::DESC_LEN / 4) as u64),
                     desc_beats: c((desc::DESC_LEN / bb).max(1) as u64),
+                    // The 32-byte header: one beat, two at 128 bits.
+                    hdr_beats: c((frame::HEADER_LEN / bb).max(1) as u64),
                     hdr_words: c(hdr_words),
                     e_m1_32: c(e as u64 - 1),
                     one32: c(1),

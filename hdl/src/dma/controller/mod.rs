@@ -15,7 +15,8 @@
 //! while `ib` is full and `ic` still waits. `ib` is then not the first index beat, so it
 //! holds `E` entries of chunks decided after `ic` was loaded, and a chunk of at least 128
 //! bytes stores at least one 4-byte mask per 32 elements (`128/E` bytes): `E` entries are at
-//! least 128 ≥ `BB` payload bytes, so a payload beat always comes to take `ic` out. After the payload stream's B responses, a second stream writes `ic`,
+//! least 128 ≥ `BB` payload bytes, so a payload beat always comes to take `ic` out (at
+//! `DW = 128`, 4 entries of at least 4 bytes each (32-bit elements) are 16 = `BB` bytes). After the payload stream's B responses, a second stream writes `ic`,
 //! the partial `ib` (padded into place, `IdxPad`) and the header beat, last.
 //!
 //! ## DECOMPRESS index windows
@@ -39,7 +40,8 @@
 //!   shifted in are the descriptor, which picks the right half of a 1024-bit beat), the
 //!   header (`w < 8`) or the entry RAM (the window's entries, checked on the way);
 //! * writing (header, status): words are shifted in at the top, one per cycle, with a valid
-//!   flag each (`wv`, the word strobes); after `E` words the beat is sent.
+//!   flag each (`wv`, the word strobes); after `E` words the beat is sent, to `req_addr`,
+//!   which then moves on a beat (the 32-byte header is two beats at `DW = 128`).
 //!
 //! `E + 1` cycles per beat: a descriptor costs 17–33 cycles, an index of `n` entries about
 //! `8 + n` words; the payload never passes through `ws`.
@@ -163,6 +165,12 @@ macro_rules! controller {
 }
 
 controller!(
+    /// The controller of the 128-bit engine (E = 4 words per beat). Not constructible until
+    /// the descriptor and header checks are multi-width: `DescCheck::new(128)` derives the
+    /// element width `dw/32 = 4`, which has no code.
+    ControllerDw128, dw: 128, bb: 16, e: 4, lge: 2, dwm32: 96
+);
+controller!(
     /// The controller of the 256-bit engine (E = 8).
     ControllerDw256, dw: 256, bb: 32, e: 8, lge: 3, dwm32: 224
 );
@@ -178,7 +186,8 @@ controller!(
 /// The controller alone as a Verilog top `cdma_dma_controller_dw{dw}` (lint, inspection).
 ///
 /// # Panics
-/// For a bus width other than 256, 512 or 1024.
+/// For a bus width other than 128, 256, 512 or 1024; at 128 for now, while the descriptor
+/// checker derives the element width `dw/32` (4 bits has no code).
 pub fn controller_top(dw: usize) -> Top {
     let module = format!("cdma_dma_controller_dw{dw}");
     let params = vec![
@@ -189,6 +198,13 @@ pub fn controller_top(dw: usize) -> Top {
     ];
     let config = format!("DW = {dw}");
     match dw {
+        128 => make_top_from(
+            ControllerDw128::default(),
+            &module,
+            &config,
+            &CONTROLLER_PORTS,
+            params,
+        ),
         256 => make_top_from(
             ControllerDw256::default(),
             &module,
@@ -210,6 +226,6 @@ pub fn controller_top(dw: usize) -> Top {
             &CONTROLLER_PORTS,
             params,
         ),
-        other => panic!("cdma-hdl: unsupported bus width {other} (supported: 256, 512, 1024)"),
+        other => panic!("cdma-hdl: unsupported bus width {other} (supported: 128, 256, 512, 1024)"),
     }
 }

@@ -282,6 +282,7 @@ macro_rules! controller_struct {
             status_off: Constant<Bits<ADDR_BITS>>,
             desc_words: Constant<Bits<LEN_BITS>>,
             desc_beats: Constant<Bits<LEN_BITS>>,
+            hdr_beats: Constant<Bits<LEN_BITS>>,
             hdr_words: Constant<Bits<LEN_BITS>>,
             e_m1_32: Constant<Bits<LEN_BITS>>,
             one32: Constant<Bits<LEN_BITS>>,

@@ -1,5 +1,4 @@
-//! The controller's `update`: the word engine and the state machine for one bus width
-//! (`controller_logic!`, invoked by `controller!` in the parent module).
+//! The controller's `update`, word engine and state machine, per bus width (`controller_logic!`).
 
 macro_rules! controller_logic {
     (
@@ -276,7 +275,7 @@ macro_rules! controller_logic {
                         if self.is_dec.val() {
                             self.rmode.d.next = self.rm_hdr.val();
                             self.req_addr.d.next = self.chk.meta_addr.val();
-                            self.req_beats.d.next = self.one32.val();
+                            self.req_beats.d.next = self.hdr_beats.val();
                             self.lim.d.next = self.hdr_words.val();
                             self.w.d.next = self.zero32.val();
                             self.k.d.next = self.k_zero.val();
@@ -620,6 +619,7 @@ macro_rules! controller_logic {
                         self.wr_valid.next = true;
                         if self.wr_ready.val() {
                             self.k.d.next = self.k_zero.val();
+                            self.req_addr.d.next = self.req_addr.q.val() + self.bb_addr.val();
                             self.state.d.next = CtlState::Fill;
                             if self.flast.q.val() {
                                 self.state.d.next = CtlState::WaitDone;

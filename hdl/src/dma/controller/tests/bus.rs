@@ -189,6 +189,7 @@ macro_rules! impl_ctl {
     };
 }
 
+impl_ctl!(ControllerDw128, dw: 128, bb: 16);
 impl_ctl!(ControllerDw256, dw: 256, bb: 32);
 impl_ctl!(ControllerDw512, dw: 512, bb: 64);
 impl_ctl!(ControllerDw1024, dw: 1024, bb: 128);

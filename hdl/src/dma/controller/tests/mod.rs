@@ -1,6 +1,11 @@
 //! The controller against Rust models of the read master, the write master and the
 //! datapath, with a byte memory behind the masters, at every bus width it is generated for
-//! (DW = 256, 512, 1024: one test module per width, `dw256::…`, `dw512::…`, `dw1024::…`).
+//! (DW = 128, 256, 512, 1024: one test module per width, `dw128::…`, `dw256::…`, …).
+//!
+//! The 128-bit tests are ignored, with the reason: the 128-bit controller cannot be built
+//! while the descriptor checker derives the engine's element width as `dw/32` (4 bits, no
+//! code). `dw128_controller_waits_for_multi_width_checks` fails once it can be built, as a
+//! reminder to enable them.
 //!
 //! The testbench ([`tb::Tb`]) and the tests are generic over [`bus::Ctl`], which each controller
 //! type implements with its bus bytes `BB`: the ports are driven and sampled as plain values
@@ -204,13 +209,14 @@ fn code(e: error::ErrorCode) -> u64 {
     u64::from(e.code)
 }
 
-/// The test set at one bus width: module `$m`, every test of chain.rs and codec.rs run with
-/// the controller type `$ty`.
+/// The test set at one bus width: module `$m`, every test of chain.rs, codec.rs, stream.rs and
+/// windows.rs run with the controller type `$ty` (each `#[ignore]`d with the reason given
+/// after `ignore:`).
 macro_rules! controller_tests {
-    ($m:ident, $ty:ident) => {
+    ($m:ident, $ty:ident $(, ignore: $why:literal)?) => {
         mod $m {
             use super::*;
-            controller_tests!(@ $ty;
+            controller_tests!(@ $ty; [$($why)?];
                 chain::copy_writes_data_and_status_with_eight_strobes,
                 chain::descriptor_validation_errors_in_order,
                 chain::unaligned_or_unreadable_descriptor_ends_chain_without_write_back,
@@ -232,16 +238,32 @@ macro_rules! controller_tests {
             );
         }
     };
-    (@ $ty:ident; $($file:ident :: $t:ident),* $(,)?) => {
-        $(
-            #[test]
-            fn $t() {
-                $file::$t::<$ty>();
-            }
-        )*
+    // One test at a time, so the optional reason repeats with each test.
+    (@ $ty:ident; [$($why:literal)?];) => {};
+    (@ $ty:ident; [$($why:literal)?]; $file:ident :: $t:ident, $($rest:tt)*) => {
+        #[test]
+        $(#[ignore = $why])?
+        fn $t() {
+            $file::$t::<$ty>();
+        }
+        controller_tests!(@ $ty; [$($why)?]; $($rest)*);
     };
 }
 
+controller_tests!(
+    dw128,
+    ControllerDw128,
+    ignore: "DW=128: DescCheck::new(128) has no element width 4 until check.rs is multi-width"
+);
 controller_tests!(dw256, ControllerDw256);
+
+/// The 128-bit controller cannot be built yet: the descriptor checker derives the element
+/// width `dw/32 = 4`, which has no code. When it can, this fails: enable the `dw128` tests
+/// (remove their `ignore:`) and this test.
+#[test]
+#[should_panic(expected = "element width has a code")]
+fn dw128_controller_waits_for_multi_width_checks() {
+    let _ = ControllerDw128::default();
+}
 controller_tests!(dw512, ControllerDw512);
 controller_tests!(dw1024, ControllerDw1024);
