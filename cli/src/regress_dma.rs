@@ -2,7 +2,9 @@
 //! COPYs) under random memory latency and backpressure, every fault scenario, an abort, and
 //! the throughput pair and the large descriptor (64 MiB in one COMPRESS) at a fixed 100-cycle
 //! latency, all compared with the golden model
-//! (`cdma_tb::dma`). One table row per case group, named by the top.
+//! (`cdma_tb::dma`). Every top runs every element width: the chains mix tensors of all of
+//! them, the faults rotate through them, the throughput pair runs once per width. One table
+//! row per case group, named by the top.
 
 use cdma_analysis::table::Table;
 use cdma_corpus::Corpus;
@@ -18,7 +20,8 @@ use indicatif::ProgressBar;
 
 /// What to run.
 pub struct DmaOpts {
-    /// Verilog module of the engine (`cdma_dma_top`, `cdma_dma_dw256`, `cdma_dma_dw512`).
+    /// Verilog module of the engine (`cdma_dma_top`, `cdma_dma_dw512`, `cdma_dma_dw256`,
+    /// `cdma_dma_dw128`).
     pub top: String,
     /// Random-timing seeds per corpus chain.
     pub seeds: u64,
@@ -26,7 +29,7 @@ pub struct DmaOpts {
     pub per_chain: usize,
     /// Only tensors whose name contains this.
     pub filter: Option<String>,
-    /// Add the synthetic edge tensors of the engine's width (odd lengths, all zero, NaNs, …).
+    /// Add the synthetic edge tensors of the engine's widths (odd lengths, all zero, NaNs, …).
     pub edge: bool,
     /// Bytes moved by each throughput descriptor.
     pub throughput_bytes: usize,
@@ -59,8 +62,8 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     }
     if tensors.is_empty() {
         return Err(format!(
-            "no tensor of {} bits (the engine's element width) matches",
-            engine.elem_bits()
+            "no tensor of the engine's element widths ({:?}) matches",
+            engine.elem_widths()
         ));
     }
     let mut cases = Vec::new();
@@ -80,14 +83,23 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         400,
         20_000,
     );
-    let data = concat_data(
-        &tensors,
-        o.throughput_bytes,
-        engine.elem_bits() as usize / 8,
-    );
-    let mut tput = throughput_cases(&engine, &data, 5);
-    if o.large_bytes > 0 {
-        tput.extend(large_cases(&engine, &tensors, o.large_bytes, 11));
+    // The throughput pair per element width (the goal is per bus × element width), over the
+    // tensors of that width; the large descriptor over the widest width's tensors.
+    let mut tput = Vec::new();
+    let mut tput_bytes = 0;
+    let widths: Vec<_> = engine
+        .elem_widths()
+        .into_iter()
+        .filter(|&e| tensors.iter().any(|t| t.elem == e))
+        .collect();
+    for &elem in &widths {
+        let of_width: Vec<Tensor> = tensors.iter().filter(|t| t.elem == elem).cloned().collect();
+        let data = concat_data(&of_width, o.throughput_bytes, elem.bytes());
+        tput_bytes += data.len();
+        tput.extend(throughput_cases(&engine, elem, &data, 5));
+    }
+    if let (true, Some(&widest)) = (o.large_bytes > 0, widths.last()) {
+        tput.extend(large_cases(&engine, widest, &tensors, o.large_bytes, 11));
     }
 
     let total = (cases.len() + faults.len() + 1 + tput.len()) as u64;
@@ -98,7 +110,7 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         tensors.len(),
         cases.len(),
         faults.len(),
-        data.len() / 1024,
+        tput_bytes / 1024,
         o.large_bytes >> 20
     );
     let mut results = Vec::new();

@@ -13,10 +13,10 @@ pub enum Block {
     Compressor,
     /// `ZvcDecompressor`: the model's payload in, tensor out (compared with the file).
     Decompressor,
-    /// The DMA engine top of this element width (`cdma_dma_top` for 32 bits,
-    /// `cdma_dma_dw512` / `cdma_dma_dw256` for 16 / 8): a descriptor chain compresses the
-    /// tensor to host memory, decompresses it back and copies it; the whole memory image,
-    /// the status words and the CSRs are compared with the golden model.
+    /// A DMA engine top (`--top`, every element width): a descriptor chain compresses the
+    /// tensor (elements of `--elem` bits) to host memory, decompresses it back and copies
+    /// it; the whole memory image, the status words and the CSRs are compared with the golden
+    /// model.
     Dma,
 }
 
@@ -29,6 +29,10 @@ pub struct Args {
     /// Element width in bits (8, 16 or 32).
     #[arg(long, value_parser = parse_elem, default_value = "32")]
     elem: ElemWidth,
+    /// The DMA top (`--block dma`): cdma_dma_top (1024-bit bus), cdma_dma_dw512,
+    /// cdma_dma_dw256 or cdma_dma_dw128.
+    #[arg(long, default_value = "cdma_dma_top")]
+    top: String,
     /// Raw little-endian tensor file (a whole number of elements).
     #[arg(long)]
     input: PathBuf,
@@ -111,15 +115,6 @@ fn report(block: &str, elem: ElemWidth, n_elems: usize, s: &RunStats) {
     );
 }
 
-/// The DMA top for an element width (one bus beat = 32 elements).
-pub fn dma_top_for(elem: ElemWidth) -> &'static str {
-    match elem {
-        ElemWidth::W8 => "cdma_dma_dw256",
-        ElemWidth::W16 => "cdma_dma_dw512",
-        ElemWidth::W32 => "cdma_dma_top",
-    }
-}
-
 fn run_dma(a: &Args, data: Vec<u8>) -> CliResult {
     use cdma_tb::dma::{engine_of, top_available, BenchConfig, DmaBench};
     use cdma_tb::dma_scenario::{random_chain, RandomOpts, Tensor};
@@ -131,7 +126,7 @@ fn run_dma(a: &Args, data: Vec<u8>) -> CliResult {
             a.elem.bits()
         ));
     }
-    let top = dma_top_for(a.elem);
+    let top = a.top.as_str();
     if !top_available(top) {
         return Err(format!(
             "{top} is not among the Verilated tops of this build"
@@ -140,6 +135,7 @@ fn run_dma(a: &Args, data: Vec<u8>) -> CliResult {
     let engine = engine_of(top).ok_or_else(|| format!("{top}: unknown DMA configuration"))?;
     let tensor = Tensor {
         name: a.input.display().to_string(),
+        elem: a.elem,
         data,
     };
     let scn = random_chain(

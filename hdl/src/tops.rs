@@ -85,8 +85,9 @@ fn generate(elem_bits: u32) -> Vec<Top> {
     }
 }
 
-/// The DMA engine tops: `cdma_dma_top` (DW = 1024, E = 32), `cdma_dma_dw256`,
-/// `cdma_dma_dw512` (generated once per process, like [`tops`]).
+/// The DMA engine tops, each for every element width: `cdma_dma_top` (DW = 1024),
+/// `cdma_dma_dw256`, `cdma_dma_dw512`, `cdma_dma_dw128` (generated once per process, like
+/// [`tops`]).
 pub fn dma_tops() -> Vec<Top> {
     static CACHE: OnceLock<Vec<Top>> = OnceLock::new();
     CACHE
@@ -95,6 +96,7 @@ pub fn dma_tops() -> Vec<Top> {
                 crate::dma::dma_top(1024, "cdma_dma_top"),
                 crate::dma::dma_top(256, "cdma_dma_dw256"),
                 crate::dma::dma_top(512, "cdma_dma_dw512"),
+                crate::dma::dma_top(128, "cdma_dma_dw128"),
             ]
         })
         .clone()

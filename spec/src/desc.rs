@@ -127,7 +127,7 @@ pub const CTRL_ELEM: BitField = BitField {
     lsb: 2,
     width: 2,
     description:
-        "element width: 0 = 8, 1 = 16, 2 = 32 bits, 3 = reserved (BAD_DESC); ignored by COPY",
+        "element width: 0 = 8, 1 = 16, 2 = 32 bits, 3 = reserved (BAD_DESC); COPY: src_len is whole elements of it",
 };
 /// control: raise IRQ_STATUS.done when this descriptor completes.
 pub const CTRL_IRQ: BitField = BitField {

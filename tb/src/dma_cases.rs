@@ -5,6 +5,7 @@ use std::ops::Range;
 
 use cdma_corpus::{Corpus, CorpusError};
 use cdma_model::dma::EngineConfig;
+use cdma_model::ElemWidth;
 
 use crate::dma::{AbortPlan, DmaCase};
 use crate::dma_faults::{
@@ -25,40 +26,48 @@ pub const LARGE_WINDOW: Range<u64> = 0x4_0000_0000..0x4_4000_0000;
 /// engine held at most 1024 before the chunk index was streamed, issue 13).
 pub const LARGE_BYTES: usize = 64 << 20;
 
-/// The corpus tensors whose element width is the engine's (`E` = bus bits / 32): f32 on the
-/// 1024-bit engine, bf16 and f16 on the 512-bit one, none on the 256-bit one.
+/// The element width of a corpus tensor's dtype.
+fn dtype_elem(e: &cdma_corpus::Entry) -> ElemWidth {
+    ElemWidth::from_bits(e.dtype.elem_bits()).expect("corpus dtypes are 8, 16 or 32 bits")
+}
+
+/// The corpus tensors of every element width the engine runs (f32, bf16, f16, …).
 pub fn corpus_tensors(corpus: &Corpus, engine: &EngineConfig) -> Result<Vec<Tensor>, CorpusError> {
     corpus
         .entries()
         .iter()
-        .filter(|e| e.dtype.elem_bits() == engine.elem_bits())
+        .filter(|e| engine.supports(dtype_elem(e)))
         .map(|e| {
             Ok(Tensor {
                 name: e.name(),
+                elem: dtype_elem(e),
                 data: corpus.read(e)?,
             })
         })
         .collect()
 }
 
-/// The tensors a regression of `engine` streams: every corpus tensor of its element width
-/// and, with `edge`, the synthetic edge tensors of that width. The corpus has no 8-bit
-/// tensors: an 8-bit engine takes the bytes of the 16-bit corpus tensors as 8-bit elements
-/// (named `<tensor>.as-u8`), so it too sees real activation data.
+/// The tensors a regression of `engine` streams: every corpus tensor of a width it runs and,
+/// with `edge`, the synthetic edge tensors of each of its widths, interleaved by width so
+/// that a chain of consecutive tensors mixes widths. The corpus has no 8-bit tensors: an
+/// engine of 8-bit elements also takes the bytes of the 16-bit corpus tensors as 8-bit
+/// elements (named `<tensor>.as-u8`), so it too sees real activation data.
 pub fn regress_tensors(
     corpus: &Corpus,
     engine: &EngineConfig,
     edge: bool,
 ) -> Result<Vec<Tensor>, CorpusError> {
     let mut v = corpus_tensors(corpus, engine)?;
-    if v.is_empty() && engine.elem_bits() == 8 {
+    let has_u8 = v.iter().any(|t| t.elem == ElemWidth::W8);
+    if engine.supports(ElemWidth::W8) && !has_u8 {
         for e in corpus
             .entries()
             .iter()
-            .filter(|e| e.dtype.elem_bits() == 16)
+            .filter(|e| dtype_elem(e) == ElemWidth::W16)
         {
             v.push(Tensor {
                 name: format!("{}.as-u8", e.name()),
+                elem: ElemWidth::W8,
                 data: corpus.read(e)?,
             });
         }
@@ -66,17 +75,41 @@ pub fn regress_tensors(
     if edge {
         v.extend(edge_tensors(engine));
     }
-    Ok(v)
+    Ok(interleave_by_width(v))
 }
 
-/// The synthetic edge tensors of the engine's width (empty, odd lengths, all zero, …),
-/// named `edge.<name>`.
+/// The tensors reordered round-robin over their element widths (each width's own order
+/// kept): `f32 a, bf16 a, u8 a, f32 b, …`.
+pub fn interleave_by_width(tensors: Vec<Tensor>) -> Vec<Tensor> {
+    let mut by_width: Vec<std::collections::VecDeque<Tensor>> = ElemWidth::ALL
+        .iter()
+        .map(|_| Default::default())
+        .collect();
+    for t in tensors {
+        let w = ElemWidth::ALL.iter().position(|&e| e == t.elem).expect("a width");
+        by_width[w].push_back(t);
+    }
+    let mut out = vec![];
+    while by_width.iter().any(|q| !q.is_empty()) {
+        out.extend(by_width.iter_mut().rev().filter_map(|q| q.pop_front()));
+    }
+    out
+}
+
+/// The synthetic edge tensors of every width the engine runs (empty, odd lengths, all
+/// zero, …), named `edge.<name>`.
 pub fn edge_tensors(engine: &EngineConfig) -> Vec<Tensor> {
-    cdma_model::synthetic::edge_tensors(engine.elem())
+    engine
+        .elem_widths()
         .into_iter()
-        .map(|(name, data)| Tensor {
-            name: format!("edge.{name}"),
-            data,
+        .flat_map(|elem| {
+            cdma_model::synthetic::edge_tensors(elem)
+                .into_iter()
+                .map(move |(name, data)| Tensor {
+                    name: format!("edge.{name}"),
+                    elem,
+                    data,
+                })
         })
         .collect()
 }
@@ -169,12 +202,17 @@ pub fn concat_data(tensors: &[Tensor], bytes: usize, elem_bytes: usize) -> Vec<u
     out
 }
 
-/// The throughput pair over `data`: one COMPRESS, one DECOMPRESS (run with
-/// [`crate::dma::BenchConfig::fixed`]; read the utilisation from the reports).
-pub fn throughput_cases(engine: &EngineConfig, data: &[u8], seed: u64) -> Vec<DmaCase> {
+/// The throughput pair over `data` (`elem`-wide elements): one COMPRESS, one DECOMPRESS (run
+/// with [`crate::dma::BenchConfig::fixed`]; read the utilisation from the reports).
+pub fn throughput_cases(
+    engine: &EngineConfig,
+    elem: ElemWidth,
+    data: &[u8],
+    seed: u64,
+) -> Vec<DmaCase> {
     [
-        throughput_compress(engine, data, seed),
-        throughput_decompress(engine, data, seed + 1),
+        throughput_compress(engine, elem, data, seed),
+        throughput_decompress(engine, elem, data, seed + 1),
     ]
     .into_iter()
     .map(|s| DmaCase {
@@ -186,20 +224,23 @@ pub fn throughput_cases(engine: &EngineConfig, data: &[u8], seed: u64) -> Vec<Dm
     .collect()
 }
 
-/// One COMPRESS of `bytes` bytes of the tensors tiled (real activations, [`concat_data`]) in
-/// one descriptor and the DECOMPRESS of the frame it wrote in another, in [`LARGE_WINDOW`]:
-/// the frame in memory (payload and metadata) and the data restored are checked against the
-/// golden model's byte for byte, guards included, and the data against the original.
+/// One COMPRESS of `bytes` bytes of the tensors of width `elem` tiled (real activations,
+/// [`concat_data`]) in one descriptor and the DECOMPRESS of the frame it wrote in another, in
+/// [`LARGE_WINDOW`]: the frame in memory (payload and metadata) and the data restored are
+/// checked against the golden model's byte for byte, guards included, and the data against
+/// the original.
 pub fn large_cases(
     engine: &EngineConfig,
+    elem: ElemWidth,
     tensors: &[Tensor],
     bytes: usize,
     seed: u64,
 ) -> Vec<DmaCase> {
-    let data = concat_data(tensors, bytes, engine.elem().bytes());
-    let name = format!("large round trip of {} MiB", data.len() >> 20);
+    let of_width: Vec<Tensor> = tensors.iter().filter(|t| t.elem == elem).cloned().collect();
+    let data = concat_data(&of_width, bytes, elem.bytes());
+    let name = format!("large round trip of {} MiB (E{})", data.len() >> 20, elem.bits());
     vec![DmaCase {
-        scenario: round_trip_alone(&name, engine, &data, seed, LARGE_WINDOW),
+        scenario: round_trip_alone(&name, engine, elem, &data, seed, LARGE_WINDOW),
         name,
         group: "dma-large".into(),
         abort: None,

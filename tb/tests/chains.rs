@@ -26,29 +26,41 @@ use cdma_tb::dma_scenario::{
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Every bus width, each engine running every element width, and one engine running one.
 fn engines() -> Vec<EngineConfig> {
-    [32, 64, 128]
+    let mut v: Vec<EngineConfig> = [16, 32, 64, 128]
         .map(|bb| EngineConfig::new(bb).unwrap())
-        .to_vec()
+        .to_vec();
+    v.push(
+        EngineConfig::new(64)
+            .unwrap()
+            .with_elem_widths(&[ElemWidth::W16])
+            .unwrap(),
+    );
+    v
 }
 
+/// Tensors of every width the engine runs, mixed: ReLU-like data and a few edge tensors
+/// (empty, odd lengths, all zero, incompressible).
 fn tensors(engine: &EngineConfig, seed: u64) -> Vec<Tensor> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let elem = engine.elem();
-    let mut v: Vec<Tensor> = (0..4)
-        .map(|i| Tensor {
-            name: format!("relu{i}"),
-            data: relu_data(rng.gen_range(0..3000), elem, &mut rng),
-        })
-        .collect();
-    // A few edge tensors: empty, odd lengths, all zero, incompressible.
-    for (name, data) in cdma_model::synthetic::edge_tensors(elem)
-        .into_iter()
-        .step_by(7)
-    {
-        v.push(Tensor { name, data });
+    let mut v: Vec<Tensor> = vec![];
+    for elem in engine.elem_widths() {
+        for i in 0..2 {
+            v.push(Tensor {
+                name: format!("relu{i}.e{}", elem.bits()),
+                elem,
+                data: relu_data(rng.gen_range(0..3000), elem, &mut rng),
+            });
+        }
+        for (name, data) in cdma_model::synthetic::edge_tensors(elem)
+            .into_iter()
+            .step_by(7)
+        {
+            v.push(Tensor { name, elem, data });
+        }
     }
-    v
+    cdma_tb::dma_cases::interleave_by_width(v)
 }
 
 /// Layout invariants: no two regions overlap, every non-guard region has guards of at
@@ -311,8 +323,8 @@ fn throughput_and_abort_scenarios_run_in_the_model() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
     let data = relu_data(256 * 1024, ElemWidth::W32, &mut rng);
     for scn in [
-        throughput_compress(&e, &data, 1),
-        throughput_decompress(&e, &data, 2),
+        throughput_compress(&e, ElemWidth::W32, &data, 1),
+        throughput_decompress(&e, ElemWidth::W32, &data, 2),
     ] {
         let exp = scn.expect();
         assert_eq!(check_intents(&scn, &exp), Vec::<String>::new());
@@ -320,6 +332,7 @@ fn throughput_and_abort_scenarios_run_in_the_model() {
     let ts: Vec<Tensor> = (0..3)
         .map(|i| Tensor {
             name: format!("t{i}"),
+            elem: ElemWidth::W32,
             data: relu_data(8000, ElemWidth::W32, &mut rng),
         })
         .collect();

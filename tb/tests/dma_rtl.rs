@@ -1,8 +1,9 @@
-//! The Verilated DMA engine (`cdma_dma_top`, DW = 1024, E = 32) against the golden model:
-//! corpus chains (COMPRESS → DECOMPRESS round trips, COPYs, unaligned descriptors) under
-//! random latency and backpressure, every fault scenario, an abort followed by a clean chain,
-//! the throughput goal and one 64 MiB descriptor; and short chains on every engine configuration (each checks its
-//! HWCFG and performance counters too).
+//! The Verilated DMA engine (`cdma_dma_top`, DW = 1024, every element width) against the
+//! golden model: corpus chains (COMPRESS → DECOMPRESS round trips, COPYs, unaligned
+//! descriptors) under random latency and backpressure, an abort followed by a clean chain,
+//! the throughput goal and one 64 MiB descriptor; and on every top (DW = 1024, 512, 256,
+//! 128) chains mixing the element widths, edge tensors and every fault scenario (each run
+//! checks HWCFG and the performance counters too).
 //!
 //! The regression of the DMA RTL; each test first looks the top up in `cdma_sim::TOPS` and
 //! fails with a clear message when it is missing.
@@ -15,6 +16,7 @@ use cdma_tb::dma_cases::{
     abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, large_cases,
     regress_tensors, throughput_cases, LARGE_BYTES,
 };
+use cdma_model::ElemWidth;
 use cdma_tb::dma_scenario::Tensor;
 
 /// Fails the test with the list of what was Verilated when `top` was not.
@@ -70,22 +72,24 @@ fn corpus_chains_match_the_model() {
     assert_clean(&results);
 }
 
-/// Every engine configuration (E = 32, 16, 8): two chains over corpus tensors of its width
-/// (the 8-bit engine: bytes of 16-bit ones), random memory timing.
+/// Every top: chains mixing corpus tensors of every element width (8-bit: bytes of 16-bit
+/// ones), random memory timing — the configuration matrix (bus width × element widths).
 #[test]
 fn corpus_chains_on_every_top() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
     let mut results = vec![];
-    for (i, &(top, bits, _)) in DMA_TOPS.iter().enumerate() {
+    for (i, &(top, bits)) in DMA_TOPS.iter().enumerate() {
         require(top);
         let engine = engine_of(top).unwrap();
         let ts: Vec<Tensor> = regress_tensors(&corpus, &engine, false)
             .expect("corpus verifies")
             .into_iter()
             .step_by(37)
-            .take(4)
+            .take(6)
             .collect();
-        for c in chain_cases("dma-corpus", &ts, &engine, 11 + i as u64, 2) {
+        let widths: std::collections::BTreeSet<u32> = ts.iter().map(|t| t.elem.bits()).collect();
+        assert_eq!(widths.len(), 3, "{top}: the chains do not mix every width");
+        for c in chain_cases("dma-corpus", &ts, &engine, 11 + i as u64, 3) {
             results.push(run_case(top, &c, BenchConfig::random(bits, i as u64 + 21)));
         }
     }
@@ -98,10 +102,10 @@ fn corpus_chains_on_every_top() {
 #[test]
 fn edge_chains_on_every_top() {
     let mut results = vec![];
-    for (i, &(top, bits, _)) in DMA_TOPS.iter().enumerate() {
+    for (i, &(top, bits)) in DMA_TOPS.iter().enumerate() {
         require(top);
         let engine = engine_of(top).unwrap();
-        let ts = cdma_tb::dma_cases::edge_tensors(&engine);
+        let ts = cdma_tb::dma_cases::interleave_by_width(cdma_tb::dma_cases::edge_tensors(&engine));
         for seed in 1..=4 {
             for c in chain_cases("dma-edge", &ts, &engine, seed, 4) {
                 results.push(run_case(
@@ -121,7 +125,7 @@ fn edge_chains_on_every_top() {
 #[test]
 fn every_fault_matches_the_model() {
     let mut results: Vec<DmaResult> = vec![];
-    for &(top, bits, _) in &DMA_TOPS {
+    for &(top, bits) in &DMA_TOPS {
         require(top);
         let engine = engine_of(top).unwrap();
         let mut bench = DmaBench::open(top, BenchConfig::random(bits, 7)).expect("bench");
@@ -160,8 +164,12 @@ fn abort_mid_chain_then_a_clean_chain() {
 fn throughput_goal() {
     require(TOP);
     let engine = engine_of(TOP).unwrap();
-    let data = concat_data(&tensors(), 1 << 20, 4);
-    let cases = throughput_cases(&engine, &data, 1);
+    let f32s: Vec<Tensor> = tensors()
+        .into_iter()
+        .filter(|t| t.elem == ElemWidth::W32)
+        .collect();
+    let data = concat_data(&f32s, 1 << 20, 4);
+    let cases = throughput_cases(&engine, ElemWidth::W32, &data, 1);
     let mut bench = DmaBench::open(TOP, BenchConfig::fixed(1024, 100)).expect("bench");
     let comp = bench
         .run(&cases[0].scenario, &cases[0].scenario.expect())
@@ -194,7 +202,7 @@ fn throughput_goal() {
 fn large_descriptor_matches_the_model() {
     require(TOP);
     let engine = engine_of(TOP).unwrap();
-    let cases = large_cases(&engine, &tensors(), LARGE_BYTES, 11);
+    let cases = large_cases(&engine, ElemWidth::W32, &tensors(), LARGE_BYTES, 11);
     let results: Vec<DmaResult> = cases
         .iter()
         .map(|c| run_case(TOP, c, BenchConfig::fixed(1024, 20)))

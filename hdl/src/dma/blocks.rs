@@ -52,9 +52,7 @@ pub fn standalone_blocks() -> Vec<StandaloneBlock> {
         ),
         standalone_block(CsrBlock::default(), "cdma_dma_csr", &CSR_PORTS),
     ];
-    // The controllers go through emit.rs's top builder (same renaming, port probe). Not at
-    // DW = 128 yet: its controller cannot be built while the descriptor checker derives the
-    // element width dw/32 (see `controller`).
+    // The controllers go through emit.rs's top builder (same renaming, port probe).
     for dw in BUS_WIDTHS {
         let t = controller_top(dw);
         blocks.push(StandaloneBlock {

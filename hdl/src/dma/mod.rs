@@ -20,15 +20,12 @@
 //! The hand-written Verilog primitives they use (lane masks, popcount, …) are in
 //! [`crate::prims`].
 //!
-//! The datapath blocks are generated per element width E = DW/32 (`…E8`, `…E16`, `…E32`).
-//!
 //! Every field offset, bit position, code and magic comes from `cdma-spec`; [`params`] holds
 //! the engine's own generation parameters.
 //!
-//! Each block is generated per data-bus width `DW` ∈ {256, 512, 1024} (`…Dw256`, …) by a
-//! macro, like the ZVC blocks. The AXI masters and the controller are also generated at
-//! `DW = 128` (`…Dw128`); the engine top is not (the 128-bit controller cannot be built until
-//! the descriptor and header checks are multi-width, see `controller`). [`standalone_blocks`] emits each one as its own Verilog top
+//! Each block is generated per data-bus width `DW` ∈ {128, 256, 512, 1024} (`…Dw128`, …) by
+//! a macro, and runs every element width the engine was generated for, chosen per descriptor
+//! (`elem`). [`standalone_blocks`] emits each one as its own Verilog top
 //! (module `cdma_dma_<block>[_dw<DW>]`) for the lint test; the engine top (`cdma_dma_top`)
 //! instantiates them.
 
@@ -59,7 +56,9 @@ pub use controller::{
     CONTROLLER_PORTS,
 };
 pub use csr::{CsrBlock, CSR_PORTS};
-pub use top::{dma_top, dma_top_with, DmaTopDw1024, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS};
+pub use top::{
+    dma_top, dma_top_with, DmaTopDw1024, DmaTopDw128, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS,
+};
 
 pub use crate::emit::StandaloneBlock;
 pub use blocks::{datapath_blocks, standalone_blocks};

@@ -8,4 +8,4 @@ pub const ENGINE_CHUNK_LOG2_MAX: u64 = 12;
 /// before that window's payload. Not a limit: any number of chunks runs, window by window.
 pub const IDX_WIN_LOG2: usize = 9;
 /// Data-bus widths the generator supports.
-pub const BUS_WIDTHS: [usize; 3] = [256, 512, 1024];
+pub const BUS_WIDTHS: [usize; 4] = [128, 256, 512, 1024];

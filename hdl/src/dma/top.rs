@@ -1,5 +1,5 @@
 //! `DmaTop`: the DMA engine (docs/ARCHITECTURE.md, "DMA engine"), one type per data-bus
-//! width (`DmaTopDw256`, `DmaTopDw512`, `DmaTopDw1024`), each running the element widths of
+//! width (`DmaTopDw128`, `DmaTopDw256`, `DmaTopDw512`, `DmaTopDw1024`), each running the element widths of
 //! its construction-time `elem_mask` (every width by default), chosen per descriptor.
 //!
 //! It instantiates the [`CsrBlock`] (AXI4-Lite slave), the controller, the AXI read and write
@@ -25,15 +25,17 @@ use rust_hdl::core::prelude::*;
 use crate::port_docs::PortDocs;
 
 use super::axi_read::{
-    AxiReadMasterDw1024, AxiReadMasterDw256, AxiReadMasterDw512, READS_IN_FLIGHT_DEFAULT,
+    AxiReadMasterDw1024, AxiReadMasterDw128, AxiReadMasterDw256, AxiReadMasterDw512,
+    READS_IN_FLIGHT_DEFAULT,
 };
 use super::axi_write::{
-    AxiWriteMasterDw1024, AxiWriteMasterDw256, AxiWriteMasterDw512, WR_BURST_MAX_DEFAULT,
+    AxiWriteMasterDw1024, AxiWriteMasterDw128, AxiWriteMasterDw256, AxiWriteMasterDw512,
+    WR_BURST_MAX_DEFAULT,
 };
 use super::check::ELEM_MASK_ALL;
-use super::controller::{ControllerDw1024, ControllerDw256, ControllerDw512};
+use super::controller::{ControllerDw1024, ControllerDw128, ControllerDw256, ControllerDw512};
 use super::csr::CsrBlock;
-use super::datapath::{DatapathDw1024, DatapathDw256, DatapathDw512};
+use super::datapath::{DatapathDw1024, DatapathDw128, DatapathDw256, DatapathDw512};
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
 
@@ -392,6 +394,11 @@ macro_rules! dma_top {
 }
 
 dma_top!(
+    /// The 128-bit engine.
+    DmaTopDw128, ControllerDw128, AxiReadMasterDw128, AxiWriteMasterDw128, DatapathDw128,
+    dw: 128, bb: 16
+);
+dma_top!(
     /// The 256-bit engine.
     DmaTopDw256, ControllerDw256, AxiReadMasterDw256, AxiWriteMasterDw256, DatapathDw256,
     dw: 256, bb: 32
@@ -407,7 +414,7 @@ dma_top!(
     dw: 1024, bb: 128
 );
 
-/// The engine for data-bus width `dw` (256, 512, 1024) as the Verilog top `module`, with
+/// The engine for data-bus width `dw` (128, 256, 512, 1024) as the Verilog top `module`, with
 /// the default generation parameters (every element width).
 ///
 /// # Panics
@@ -432,7 +439,7 @@ fn widths_of(elem_mask: u8) -> String {
     widths.join("/")
 }
 
-/// The engine for data-bus width `dw` (256, 512, 1024) as the Verilog top `module`, with
+/// The engine for data-bus width `dw` (128, 256, 512, 1024) as the Verilog top `module`, with
 /// `reads_in_flight` read bursts in flight, write bursts of at most `wr_burst_max` beats and
 /// the element widths of `elem_mask` (bit `c` for the descriptor element code `c`): the
 /// construction-time parameters, they change no port width.
@@ -456,6 +463,13 @@ pub fn dma_top_with(
     ];
     let config = format!("DW = {dw}, elements of {} bits", widths_of(elem_mask));
     match dw {
+        128 => make_top_from(
+            DmaTopDw128::new(reads_in_flight, wr_burst_max, elem_mask),
+            module,
+            &config,
+            &DMA_TOP_PORTS,
+            params,
+        ),
         256 => make_top_from(
             DmaTopDw256::new(reads_in_flight, wr_burst_max, elem_mask),
             module,

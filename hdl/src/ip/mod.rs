@@ -24,12 +24,16 @@ use cdma_config::{ConfigError, EngineConfig};
 use crate::dma::axi_read::READS_IN_FLIGHT_MAX;
 use crate::dma::check::elem_mask_of;
 use crate::dma::ENGINE_CHUNK_LOG2_MAX;
-use crate::dma::{dma_top_with, AxiWriteMasterDw1024, AxiWriteMasterDw256, AxiWriteMasterDw512};
+use crate::dma::{
+    dma_top_with, AxiWriteMasterDw1024, AxiWriteMasterDw128, AxiWriteMasterDw256,
+    AxiWriteMasterDw512,
+};
 use crate::emit::Top;
 
 /// Deepest write burst the engine's write master buffers at data width `dw`.
 fn wr_burst_limit(dw: u32) -> Option<usize> {
     match dw {
+        128 => Some(AxiWriteMasterDw128::FIFO_DEPTH / 2),
         256 => Some(AxiWriteMasterDw256::FIFO_DEPTH / 2),
         512 => Some(AxiWriteMasterDw512::FIFO_DEPTH / 2),
         1024 => Some(AxiWriteMasterDw1024::FIFO_DEPTH / 2),
@@ -46,7 +50,7 @@ pub fn supported(cfg: &EngineConfig) -> Result<(), ConfigError> {
     let Some(burst_limit) = wr_burst_limit(dw) else {
         return Err(ConfigError::field(
             "data_width",
-            format!("{dw}: this generator builds 256, 512 or 1024-bit engines today"),
+            format!("{dw}: this generator builds 128, 256, 512 or 1024-bit engines"),
         ));
     };
     let fixed = [

@@ -195,7 +195,7 @@ impl DmaBench {
         let want = u64::from(self.engine.hwcfg(0));
         for f in [
             csr::HWCFG_BUS_LOG2,
-            csr::HWCFG_ELEM_BITS,
+            csr::HWCFG_ELEM_MASK,
             csr::HWCFG_CHUNK_LOG2_MAX,
         ] {
             check(&format!("HWCFG.{}", f.name), f.get(want), f.get(hw));

@@ -5,26 +5,27 @@ use crate::axil::LiteConfig;
 use crate::dma_scenario::FILL;
 use cdma_model::dma::EngineConfig;
 
-/// The default engine top (DW = 1024, E = 32).
+/// The default engine top (DW = 1024, every element width).
 pub const TOP: &str = "cdma_dma_top";
 
-/// Every DMA engine top the generator emits, widest bus first: (module, bus bits, element
-/// bits). `cdma regress` runs them all by default.
-pub const DMA_TOPS: [(&str, u32, u32); 3] = [
-    ("cdma_dma_top", 1024, 32),
-    ("cdma_dma_dw512", 512, 16),
-    ("cdma_dma_dw256", 256, 8),
+/// Every DMA engine top the generator emits, widest bus first: (module, bus bits). Each runs
+/// every element width. `cdma regress` runs them all by default.
+pub const DMA_TOPS: [(&str, u32); 4] = [
+    ("cdma_dma_top", 1024),
+    ("cdma_dma_dw512", 512),
+    ("cdma_dma_dw256", 256),
+    ("cdma_dma_dw128", 128),
 ];
 
-/// The engine configuration of a top by module name (`cdma_dma_top`, `cdma_dma_dw256`,
-/// `cdma_dma_dw512`), with the default `CHUNK_LOG2_MAX`.
+/// The engine configuration of a top by module name (`cdma_dma_top` or `cdma_dma_dw1024`,
+/// `cdma_dma_dw512`, `cdma_dma_dw256`, `cdma_dma_dw128`), with the default `CHUNK_LOG2_MAX`.
 pub fn engine_of(module: &str) -> Option<EngineConfig> {
     let module = if module == "cdma_dma_dw1024" {
         "cdma_dma_top"
     } else {
         module
     };
-    let &(_, bits, _) = DMA_TOPS.iter().find(|t| t.0 == module)?;
+    let &(_, bits) = DMA_TOPS.iter().find(|t| t.0 == module)?;
     EngineConfig::new(bits / 8).ok()
 }
 

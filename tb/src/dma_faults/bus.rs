@@ -58,10 +58,9 @@ impl Target {
 pub fn bus_fault(engine: &EngineConfig, seed: u64, target: Target, resp: Resp) -> Scenario {
     let name = format!("bus fault {target:?} {resp:?}");
     let mut b = builder(&name, engine, seed);
-    let elem = engine.elem();
+    let elem = b.elem();
     let eb = elem.bytes();
     let bb = u64::from(engine.bus_bytes());
-    let ee = *engine;
     let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
     // 40 chunks: the index (160 B) reaches past the beat holding the header on every bus.
     let data = relu_data(40 * (1 << chunk) / eb, elem, &mut b.rng);
@@ -86,7 +85,7 @@ pub fn bus_fault(engine: &EngineConfig, seed: u64, target: Target, resp: Resp) -
             };
             b.error(e);
             let len = data.len() as u32;
-            b.push(copy_desc(&ee, src, len, dst, len), "COPY", Some(code));
+            b.push(copy_desc(elem, src, len, dst, len), "COPY", Some(code));
         }
         Target::CompressSrc | Target::CompressDst | Target::CompressMeta => {
             let parts = frame_parts(&data, elem, chunk);
@@ -106,7 +105,7 @@ pub fn bus_fault(engine: &EngineConfig, seed: u64, target: Target, resp: Resp) -
             b.error(e);
             let len = data.len() as u32;
             b.push(
-                compress_desc(&ee, src, len, dst, len, meta, chunk),
+                compress_desc(elem, src, len, dst, len, meta, chunk),
                 "COMPRESS",
                 Some(code),
             );
@@ -141,7 +140,7 @@ pub fn bus_fault(engine: &EngineConfig, seed: u64, target: Target, resp: Resp) -
             };
             b.error(e);
             b.push(
-                decompress_desc(&ee, f.payload, f.payload_len, dst, f.data_len, f.meta),
+                decompress_desc(elem, f.payload, f.payload_len, dst, f.data_len, f.meta),
                 "DECOMPRESS",
                 Some(code),
             );
@@ -183,7 +182,7 @@ pub fn stop_on_error(engine: &EngineConfig, seed: u64, stop: bool) -> Scenario {
     let src = b.alloc(256, bb, RegionKind::Source, &format!("d{i} COPY src"));
     let dst = b.alloc(128, bb, RegionKind::Destination, &format!("d{i} COPY dst"));
     // COPY longer than its capacity: DST_OVERFLOW before anything moves.
-    let desc = with_flags(copy_desc(engine, src, 256, dst, 128), true, stop);
+    let desc = with_flags(copy_desc(b.elem(), src, 256, dst, 128), true, stop);
     b.push(desc, "COPY overflow", Some(codes::DST_OVERFLOW));
     good_copy(&mut b, if stop { None } else { Some(codes::OK) });
     b.finish()

@@ -2,6 +2,7 @@
 //! DECOMPRESS, and the chain an abort is aimed at.
 
 use cdma_model::dma::{codes, EngineConfig};
+use cdma_model::ElemWidth;
 
 use super::bus::{bus_fault, stop_on_error, Target};
 use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
@@ -9,8 +10,8 @@ use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFaul
 use super::parts::{builder, compress_regions, place_frame, push_decompress};
 use crate::axi::Resp;
 use crate::dma_scenario::{
-    compress_desc, decompress_desc, frame_parts, ChainBuilder, RegionKind, RoundTrip, Scenario,
-    Tensor,
+    compress_desc, decompress_desc, frame_parts, seeded_elem, ChainBuilder, RegionKind,
+    RoundTrip, Scenario, Tensor,
 };
 use std::ops::Range;
 
@@ -30,52 +31,73 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
     for stop in [false, true] {
         v.push(stop_on_error(engine, next(), stop));
     }
-    for f in HeaderFault::ALL.into_iter().filter(|f| f.applies(engine)) {
-        v.push(bad_header(engine, next(), f));
+    // A fault that needs a wider element than 8 bits takes the next seed whose width
+    // (`seeded_elem`) is one; it is left out only if the engine runs 8-bit elements alone.
+    let mut seed_for = |ok: &dyn Fn(ElemWidth) -> bool| {
+        (0..ElemWidth::ALL.len())
+            .map(|_| next())
+            .find(|&s| ok(seeded_elem(engine, s)))
+    };
+    for f in HeaderFault::ALL {
+        if let Some(s) = seed_for(&|e| f.applies(e)) {
+            v.push(bad_header(engine, s, f));
+        }
     }
-    for f in IndexFault::ALL.into_iter().filter(|f| f.applies(engine)) {
-        v.push(bad_index(engine, next(), f));
+    for f in IndexFault::ALL {
+        if let Some(s) = seed_for(&|e| f.applies(e)) {
+            v.push(bad_index(engine, s, f));
+        }
     }
-    v.push(bad_payload(engine, next()));
-    v.push(mask_past_end(engine, next()));
+    v.push(bad_payload(engine, seed_for(&|_| true).expect("any width")));
+    v.push(mask_past_end(engine, seed_for(&|_| true).expect("any width")));
     for o in [
         Overflow::Copy,
         Overflow::CompressMidStream,
         Overflow::DecompressHeader,
     ] {
-        v.push(dst_overflow(engine, next(), o));
+        v.push(dst_overflow(engine, seed_for(&|_| true).expect("any width"), o));
     }
-    for f in DescFault::ALL.into_iter().filter(|f| f.applies(engine)) {
-        v.push(bad_desc(engine, next(), f));
+    for f in DescFault::ALL {
+        if let Some(s) = seed_for(&|e| f.applies(engine, e)) {
+            v.push(bad_desc(engine, s, f));
+        }
     }
     v
 }
 
-/// One large COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`), alone in
-/// its chain: the read side of the throughput goal.
-pub fn throughput_compress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
-    let mut b = builder("throughput COMPRESS", engine, seed);
+/// One large COMPRESS of `data` (`elem`-wide elements, chunks of `2^CHUNK_LOG2_MAX`,
+/// capacity `src_len`), alone in its chain: the read side of the throughput goal.
+pub fn throughput_compress(
+    engine: &EngineConfig,
+    elem: ElemWidth,
+    data: &[u8],
+    seed: u64,
+) -> Scenario {
+    let mut b = builder(&format!("throughput COMPRESS E{}", elem.bits()), engine, seed);
+    b.set_elem(elem);
     push_compress(&mut b, data, "COMPRESS (throughput)");
     b.finish()
 }
 
-/// A COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`) and then the
-/// DECOMPRESS of the frame it wrote, one descriptor each, named `name`, in `window`; the data
-/// restored is checked against the original (a round trip).
+/// A COMPRESS of `data` (`elem`-wide elements, chunks of `2^CHUNK_LOG2_MAX`, capacity
+/// `src_len`) and then the DECOMPRESS of the frame it wrote, one descriptor each, named
+/// `name`, in `window`; the data restored is checked against the original (a round trip).
 pub fn round_trip_alone(
     name: &str,
     engine: &EngineConfig,
+    elem: ElemWidth,
     data: &[u8],
     seed: u64,
     window: Range<u64>,
 ) -> Scenario {
     let mut b = ChainBuilder::new(name, *engine, seed, window);
+    b.set_elem(elem);
     let (src, dst, meta, payload_len) = push_compress(&mut b, data, &format!("{name}: COMPRESS"));
     let len = data.len() as u64;
     let bb = u64::from(engine.bus_bytes());
     let out = b.alloc(len, bb, RegionKind::Destination, "d1 DECOMPRESS dst");
     b.push(
-        decompress_desc(engine, dst, payload_len, out, len as u32, meta),
+        decompress_desc(elem, dst, payload_len, out, len as u32, meta),
         &format!("{name}: DECOMPRESS"),
         Some(codes::OK),
     );
@@ -92,22 +114,28 @@ pub fn round_trip_alone(
 fn push_compress(b: &mut ChainBuilder, data: &[u8], label: &str) -> (u64, u64, u64, u32) {
     let engine = b.engine();
     let chunk = engine.chunk_log2_max();
-    let parts = frame_parts(data, engine.elem(), chunk);
+    let parts = frame_parts(data, b.elem(), chunk);
     let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
     let (src, dst, meta) = compress_regions(b, 0, data, dst_len, meta_len);
     let len = data.len() as u32;
     b.push(
-        compress_desc(&engine, src, len, dst, len, meta, chunk),
+        compress_desc(b.elem(), src, len, dst, len, meta, chunk),
         label,
         Some(codes::OK),
     );
     (src, dst, meta, parts.payload.len() as u32)
 }
 
-/// One large DECOMPRESS of the model's frame of `data`, alone in its chain: the write side
-/// of the throughput goal.
-pub fn throughput_decompress(engine: &EngineConfig, data: &[u8], seed: u64) -> Scenario {
-    let mut b = builder("throughput DECOMPRESS", engine, seed);
+/// One large DECOMPRESS of the model's frame of `data` (`elem`-wide elements), alone in its
+/// chain: the write side of the throughput goal.
+pub fn throughput_decompress(
+    engine: &EngineConfig,
+    elem: ElemWidth,
+    data: &[u8],
+    seed: u64,
+) -> Scenario {
+    let mut b = builder(&format!("throughput DECOMPRESS E{}", elem.bits()), engine, seed);
+    b.set_elem(elem);
     let f = place_frame(
         &mut b,
         data,

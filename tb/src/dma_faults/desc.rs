@@ -36,7 +36,7 @@ pub fn dst_overflow(engine: &EngineConfig, seed: u64, op: Overflow) -> Scenario 
         }
         Overflow::CompressMidStream => {
             let mut b = builder("DST_OVERFLOW COMPRESS", engine, seed);
-            let elem = engine.elem();
+            let elem = b.elem();
             let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
             let data = relu_data(4 * (1 << chunk) / elem.bytes(), elem, &mut b.rng);
             let parts = frame_parts(&data, elem, chunk);
@@ -45,7 +45,7 @@ pub fn dst_overflow(engine: &EngineConfig, seed: u64, op: Overflow) -> Scenario 
             let cap = stored_offset(&parts.meta, 2) as u64 - 1;
             let meta_len = parts.meta.len() as u64;
             let (src, dst, meta) = compress_regions(&mut b, i, &data, cap, meta_len);
-            let desc = compress_desc(engine, src, data.len() as u32, dst, cap as u32, meta, chunk);
+            let desc = compress_desc(elem, src, data.len() as u32, dst, cap as u32, meta, chunk);
             b.push(desc, "COMPRESS overflow", Some(codes::DST_OVERFLOW));
             good_copy(&mut b, Some(codes::OK));
             b.finish()
@@ -127,9 +127,14 @@ impl DescFault {
         }
     }
 
-    /// Whether the fault can be expressed on `engine`.
-    pub fn applies(self, engine: &EngineConfig) -> bool {
-        self != DescFault::LenNotWhole || engine.elem_bits() > 8
+    /// Whether the fault can be expressed on `engine` with `elem`-wide data: a length that
+    /// is not whole 8-bit elements does not exist, and an engine of every width has no other.
+    pub fn applies(self, engine: &EngineConfig, elem: ElemWidth) -> bool {
+        match self {
+            DescFault::LenNotWhole => elem.bits() > 8,
+            DescFault::OtherElem => engine.elem_widths().len() < ElemWidth::ALL.len(),
+            _ => true,
+        }
     }
 }
 
@@ -137,7 +142,7 @@ impl DescFault {
 pub fn bad_desc(engine: &EngineConfig, seed: u64, fault: DescFault) -> Scenario {
     use DescFault::*;
     let mut b = builder(&format!("descriptor {fault:?}"), engine, seed);
-    let elem = engine.elem();
+    let elem = b.elem();
     let bb = u64::from(engine.bus_bytes());
     good_copy(&mut b, Some(codes::OK));
     let i = b.next_index();
@@ -160,11 +165,12 @@ pub fn bad_desc(engine: &EngineConfig, seed: u64, fault: DescFault) -> Scenario 
         RegionKind::Metadata,
         &format!("d{i} meta"),
     );
-    let e = engine.elem_bits();
+    let e = elem.bits();
+    // A width the engine does not run (OtherElem applies only when there is one).
     let other = ElemWidth::ALL
         .into_iter()
-        .find(|w| *w != elem)
-        .expect("three widths")
+        .find(|w| !engine.supports(*w))
+        .unwrap_or(elem)
         .bits();
     let comp = |ctrl: u32| Descriptor {
         control: ctrl,

@@ -65,23 +65,23 @@ impl HeaderFault {
     /// The code the engine must report.
     pub fn code(self) -> ErrorCode {
         match self {
-            HeaderFault::OtherElem | HeaderFault::ChunkAboveMax => codes::UNSUPPORTED,
+            HeaderFault::ChunkAboveMax => codes::UNSUPPORTED,
             HeaderFault::DstOverflow => codes::DST_OVERFLOW,
             _ => codes::BAD_HEADER,
         }
     }
 
-    /// Whether the fault can be expressed on `engine` (a length that is not whole 8-bit
-    /// elements does not exist).
-    pub fn applies(self, engine: &EngineConfig) -> bool {
-        self != HeaderFault::UncompressedLen || engine.elem_bits() > 8
+    /// Whether the fault can be expressed with `elem`-wide data (a length that is not whole
+    /// 8-bit elements does not exist).
+    pub fn applies(self, elem: ElemWidth) -> bool {
+        self != HeaderFault::UncompressedLen || elem.bits() > 8
     }
 }
 
 /// A DECOMPRESS of a frame whose header has `fault` (between two good COPYs).
 pub fn bad_header(engine: &EngineConfig, seed: u64, fault: HeaderFault) -> Scenario {
     let mut b = builder(&format!("header {fault:?}"), engine, seed);
-    let elem = engine.elem();
+    let elem = b.elem();
     let eb = elem.bytes();
     let bb = u64::from(engine.bus_bytes());
     let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
@@ -136,7 +136,7 @@ pub fn bad_header(engine: &EngineConfig, seed: u64, fault: HeaderFault) -> Scena
         &format!("d{i} DECOMPRESS dst"),
     );
     b.push(
-        decompress_desc(engine, f.payload, src_len, dst, cap, f.meta),
+        decompress_desc(elem, f.payload, src_len, dst, cap, f.meta),
         &format!("DECOMPRESS header {fault:?}"),
         Some(fault.code()),
     );
@@ -168,15 +168,15 @@ impl IndexFault {
     ];
 
     /// Whether the fault can be expressed on `engine`.
-    pub fn applies(self, engine: &EngineConfig) -> bool {
-        self != IndexFault::ZvcNotWhole || engine.elem_bits() > 8
+    pub fn applies(self, elem: ElemWidth) -> bool {
+        self != IndexFault::ZvcNotWhole || elem.bits() > 8
     }
 }
 
 /// A DECOMPRESS whose index has `fault` in its third entry (between two good COPYs).
 pub fn bad_index(engine: &EngineConfig, seed: u64, fault: IndexFault) -> Scenario {
     let mut b = builder(&format!("index {fault:?}"), engine, seed);
-    let elem = engine.elem();
+    let elem = b.elem();
     let eb = elem.bytes() as u64;
     let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
     let mut data = relu_data(6 * (1 << chunk) / eb as usize, elem, &mut b.rng);
@@ -226,7 +226,7 @@ pub fn bad_index(engine: &EngineConfig, seed: u64, fault: IndexFault) -> Scenari
 /// (BAD_PAYLOAD after the first chunk was written).
 pub fn bad_payload(engine: &EngineConfig, seed: u64) -> Scenario {
     let mut b = builder("bad payload", engine, seed);
-    let elem = engine.elem();
+    let elem = b.elem();
     let eb = elem.bytes();
     let chunk = 7.max(engine.bus_bytes().trailing_zeros() as u8);
     let data = relu_data(4 * (1 << chunk) / eb, elem, &mut b.rng);
@@ -250,7 +250,7 @@ pub fn bad_payload(engine: &EngineConfig, seed: u64) -> Scenario {
 /// written).
 pub fn mask_past_end(engine: &EngineConfig, seed: u64) -> Scenario {
     let mut b = builder("mask bit past the end", engine, seed);
-    let elem = engine.elem();
+    let elem = b.elem();
     let eb = elem.bytes();
     // Chunks large enough for the 40 elements of the last one.
     let chunk = 7

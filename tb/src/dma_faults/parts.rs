@@ -37,7 +37,7 @@ pub(super) fn builder(name: &str, engine: &EngineConfig, seed: u64) -> ChainBuil
 /// meant to end before it).
 pub(super) fn good_copy(b: &mut ChainBuilder, intent: Option<ErrorCode>) -> usize {
     let engine = b.engine();
-    let eb = engine.elem().bytes();
+    let eb = b.elem().bytes();
     let bb = u64::from(engine.bus_bytes());
     let len = b.rng.gen_range(1..=600 / eb) * eb;
     let i = b.next_index();
@@ -50,7 +50,7 @@ pub(super) fn good_copy(b: &mut ChainBuilder, intent: Option<ErrorCode>) -> usiz
         &format!("d{i} COPY dst"),
     );
     b.push(
-        copy_desc(&engine, src, len as u32, dst, len as u32),
+        copy_desc(b.elem(), src, len as u32, dst, len as u32),
         &format!("COPY {len} B"),
         intent,
     )
@@ -101,7 +101,7 @@ pub(super) fn place_frame(
     label: &str,
     patch: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>),
 ) -> PlacedFrame {
-    let elem = b.engine().elem();
+    let elem = b.elem();
     let mut parts = frame_parts(data, elem, chunk_log2);
     let payload_len = parts.payload.len() as u32;
     patch(&mut parts.meta, &mut parts.payload);
@@ -139,7 +139,7 @@ pub(super) fn push_decompress(
     );
     b.push(
         decompress_desc(
-            &engine,
+            b.elem(),
             f.payload,
             f.payload_len + extra,
             dst,

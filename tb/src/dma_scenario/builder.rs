@@ -4,6 +4,7 @@
 use std::ops::Range;
 
 use cdma_model::dma::{Descriptor, EngineConfig, ErrorCode, Op};
+use cdma_model::ElemWidth;
 use cdma_spec::desc as d;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -16,6 +17,7 @@ use crate::axi::ErrorRange;
 /// a random free place of the address window with its own guards.
 pub struct ChainBuilder {
     engine: EngineConfig,
+    elem: ElemWidth,
     /// The scenario's random stream (placement, guards, garbage); public for fault builders
     /// that need more random choices from the same seed.
     pub rng: ChaCha8Rng,
@@ -26,6 +28,13 @@ pub struct ChainBuilder {
     /// and the descriptor `off` bytes into it (deliberately unaligned).
     placement: Vec<Option<u64>>,
     junk_status: bool,
+}
+
+/// One of the element widths `engine` runs, chosen by `seed` (so the seeds of a regression
+/// cover every width).
+pub fn seeded_elem(engine: &EngineConfig, seed: u64) -> ElemWidth {
+    let widths = engine.elem_widths();
+    widths[(seed % widths.len() as u64) as usize]
 }
 
 /// The value of memory never written, in every scenario and in the bench's AXI memory
@@ -44,6 +53,7 @@ impl ChainBuilder {
         let rng = ChaCha8Rng::seed_from_u64(seed);
         ChainBuilder {
             engine,
+            elem: seeded_elem(&engine, seed),
             window,
             blocks: Vec::new(),
             scn: Scenario {
@@ -74,6 +84,18 @@ impl ChainBuilder {
     /// The engine configuration.
     pub fn engine(&self) -> EngineConfig {
         self.engine
+    }
+
+    /// The element width of the scenario's own data (fault scenarios, COPY filler): one the
+    /// engine runs, chosen by the seed ([`seeded_elem`]) unless set with [`Self::set_elem`].
+    pub fn elem(&self) -> ElemWidth {
+        self.elem
+    }
+
+    /// Sets the element width of the scenario's own data (it must be one the engine runs).
+    pub fn set_elem(&mut self, elem: ElemWidth) {
+        assert!(self.engine.supports(elem), "{elem:?}: not one of the engine's widths");
+        self.elem = elem;
     }
 
     fn bb(&self) -> u64 {

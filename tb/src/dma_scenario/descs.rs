@@ -47,9 +47,9 @@ pub fn frame_parts(data: &[u8], elem: ElemWidth, chunk_log2: u8) -> FrameParts {
     }
 }
 
-/// A COMPRESS descriptor (no flags).
+/// A COMPRESS descriptor of `elem`-wide elements (no flags).
 pub fn compress_desc(
-    engine: &EngineConfig,
+    elem: ElemWidth,
     src: u64,
     len: u32,
     dst: u64,
@@ -58,7 +58,7 @@ pub fn compress_desc(
     chunk_field: u8,
 ) -> Descriptor {
     Descriptor {
-        control: control_word(Op::Compress, engine.elem_bits(), chunk_field, false, false),
+        control: control_word(Op::Compress, elem.bits(), chunk_field, false, false),
         src_len: len,
         src_addr: src,
         dst_addr: dst,
@@ -68,9 +68,9 @@ pub fn compress_desc(
     }
 }
 
-/// A DECOMPRESS descriptor (no flags).
+/// A DECOMPRESS descriptor of `elem`-wide elements (no flags).
 pub fn decompress_desc(
-    engine: &EngineConfig,
+    elem: ElemWidth,
     payload: u64,
     payload_len: u32,
     dst: u64,
@@ -78,7 +78,7 @@ pub fn decompress_desc(
     meta: u64,
 ) -> Descriptor {
     Descriptor {
-        control: control_word(Op::Decompress, engine.elem_bits(), 0, false, false),
+        control: control_word(Op::Decompress, elem.bits(), 0, false, false),
         src_len: payload_len,
         src_addr: payload,
         dst_addr: dst,
@@ -88,10 +88,10 @@ pub fn decompress_desc(
     }
 }
 
-/// A COPY descriptor (no flags; the element field says the engine's width).
-pub fn copy_desc(engine: &EngineConfig, src: u64, len: u32, dst: u64, cap: u32) -> Descriptor {
+/// A COPY descriptor (no flags; `src_len` is whole elements of `elem`).
+pub fn copy_desc(elem: ElemWidth, src: u64, len: u32, dst: u64, cap: u32) -> Descriptor {
     Descriptor {
-        control: control_word(Op::Copy, engine.elem_bits(), 0, false, false),
+        control: control_word(Op::Copy, elem.bits(), 0, false, false),
         src_len: len,
         src_addr: src,
         dst_addr: dst,

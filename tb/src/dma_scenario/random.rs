@@ -72,8 +72,8 @@ pub fn random_chain_with(
 ) -> Scenario {
     let mut b = ChainBuilder::new(name, *engine, seed, opts.window.clone());
     setup(&mut b);
-    let elem = engine.elem();
-    let eb = elem.bytes();
+    // COPY and the unaligned descriptors take a random width the engine runs.
+    let widths = engine.elem_widths();
     // Order: compresses in random order, each decompress somewhere after its compress.
     let mut steps: Vec<Step> = (0..tensors.len()).map(Step::Compress).collect();
     for i in (1..steps.len()).rev() {
@@ -115,7 +115,7 @@ pub fn random_chain_with(
                     let c = b.rng.gen_range(range);
                     (c, c)
                 };
-                let parts = frame_parts(&tn.data, elem, chunk_log2);
+                let parts = frame_parts(&tn.data, tn.elem, chunk_log2);
                 let len = tn.data.len() as u64;
                 let src = b.data(
                     &tn.data,
@@ -141,7 +141,7 @@ pub fn random_chain_with(
                     RegionKind::Metadata,
                     &format!("d{i} COMPRESS meta ({})", tn.name),
                 );
-                let desc = compress_desc(engine, src, len as u32, dst, cap as u32, meta, field);
+                let desc = compress_desc(tn.elem, src, len as u32, dst, cap as u32, meta, field);
                 b.push(
                     with_flags(desc, irq, stop),
                     &format!("COMPRESS {} chunk 2^{chunk_log2}", tn.name),
@@ -164,7 +164,7 @@ pub fn random_chain_with(
                     RegionKind::Destination,
                     &format!("d{i} DECOMPRESS dst ({})", tn.name),
                 );
-                let desc = decompress_desc(engine, payload, plen, dst, cap as u32, meta);
+                let desc = decompress_desc(tn.elem, payload, plen, dst, cap as u32, meta);
                 b.push(
                     with_flags(desc, irq, stop),
                     &format!("DECOMPRESS {}", tn.name),
@@ -177,12 +177,14 @@ pub fn random_chain_with(
                 });
             }
             Step::Copy => {
+                let elem = widths[b.rng.gen_range(0..widths.len())];
+                let eb = elem.bytes();
                 let len = b.rng.gen_range(0..=opts.copy_max_len / eb) * eb;
                 let data = b.random_bytes(len);
                 let src = b.data(&data, RegionKind::Source, &format!("d{i} COPY src"));
                 let cap = len as u64 + b.rng.gen_range(0..2) * b.rng.gen_range(1..=200);
                 let dst = b.alloc(cap, bb, RegionKind::Destination, &format!("d{i} COPY dst"));
-                let desc = copy_desc(engine, src, len as u32, dst, cap as u32);
+                let desc = copy_desc(elem, src, len as u32, dst, cap as u32);
                 b.push(
                     with_flags(desc, irq, stop),
                     &format!("COPY {len} B"),
@@ -192,7 +194,8 @@ pub fn random_chain_with(
             Step::Unaligned => {
                 // A COPY or COMPRESS with one address off the bus alignment: rejected before
                 // anything is read (so its regions need no content beyond garbage).
-                let len = (64 * eb) as u64;
+                let elem = widths[b.rng.gen_range(0..widths.len())];
+                let len = (64 * elem.bytes()) as u64;
                 let off = 4 * b.rng.gen_range(1..bb / 4);
                 let src = b.alloc(len + bb, bb, RegionKind::Source, &format!("d{i} src"));
                 let dst = b.alloc(len + bb, bb, RegionKind::Destination, &format!("d{i} dst"));
@@ -204,9 +207,9 @@ pub fn random_chain_with(
                     _ => (src, dst, meta + off),
                 };
                 let desc = if which == 2 || b.rng.gen_bool(0.5) {
-                    compress_desc(engine, s, len as u32, dd, len as u32, m, 0)
+                    compress_desc(elem, s, len as u32, dd, len as u32, m, 0)
                 } else {
-                    copy_desc(engine, s, len as u32, dd, len as u32)
+                    copy_desc(elem, s, len as u32, dd, len as u32)
                 };
                 let what = ["src", "dst", "meta"][which];
                 // Never stop on this one: the chain is meant to go on.

@@ -6,6 +6,7 @@ use std::ops::Range;
 use cdma_model::dma::{
     run_chain, BusError, ChainEnd, ChainOutcome, Descriptor, EngineConfig, ErrorCode, SparseMemory,
 };
+use cdma_model::ElemWidth;
 use cdma_spec::desc as d;
 
 use crate::axi::{Access, ErrorRange, Resp};
@@ -209,11 +210,13 @@ impl Scenario {
     }
 }
 
-/// A tensor to move: name and bytes (a whole number of the engine's elements).
+/// A tensor to move: name, element width and bytes (a whole number of its elements).
 #[derive(Clone, Debug)]
 pub struct Tensor {
     /// Name for labels.
     pub name: String,
+    /// Its element width (the descriptors that move it say so).
+    pub elem: ElemWidth,
     /// Little-endian element bytes.
     pub data: Vec<u8>,
 }

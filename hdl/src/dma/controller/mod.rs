@@ -186,8 +186,7 @@ controller!(
 /// The controller alone as a Verilog top `cdma_dma_controller_dw{dw}` (lint, inspection).
 ///
 /// # Panics
-/// For a bus width other than 128, 256, 512 or 1024; at 128 for now, while the descriptor
-/// checker derives the element width `dw/32` (4 bits has no code).
+/// For a bus width other than 128, 256, 512 or 1024.
 pub fn controller_top(dw: usize) -> Top {
     let module = format!("cdma_dma_controller_dw{dw}");
     let params = vec![

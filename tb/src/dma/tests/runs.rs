@@ -6,14 +6,19 @@ use crate::dma_check::{writeback_range, Mismatch};
 use crate::dma_faults::relu_data;
 use crate::dma_scenario::{random_chain, Expected, RandomOpts, RegionKind, Scenario, Tensor};
 use cdma_model::dma::EngineConfig;
+use cdma_model::ElemWidth;
 use rand::SeedableRng;
 
 fn scenario(engine: &EngineConfig, seed: u64) -> Scenario {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
-    let ts: Vec<Tensor> = (0..2)
-        .map(|i| Tensor {
+    // Tensors of two element widths.
+    let ts: Vec<Tensor> = [ElemWidth::W16, ElemWidth::W32]
+        .into_iter()
+        .enumerate()
+        .map(|(i, elem)| Tensor {
             name: format!("t{i}"),
-            data: relu_data(700 + 300 * i, engine.elem(), &mut rng),
+            elem,
+            data: relu_data(700 + 300 * i, elem, &mut rng),
         })
         .collect();
     random_chain("fake", engine, &ts, seed, &RandomOpts::default())

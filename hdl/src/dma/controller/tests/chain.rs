@@ -151,7 +151,7 @@ pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
         (
             "src unaligned",
             Desc {
-                src: SRC + 16,
+                src: SRC + U::BB / 2,
                 ..copy::<U>(64)
             },
             error::UNALIGNED,
@@ -231,6 +231,7 @@ pub(super) fn descriptor_validation_errors_in_order<U: Ctl>() {
         assert_eq!(tb.status(D0), (true, 0, 65));
     }
     for (name, d, want) in cases {
+        eprintln!("case {name}");
         let (st, csr, starts) = run_one::<U>(d);
         assert_eq!((st, csr), (code(want), code(want)), "{name}");
         assert_eq!(starts, 0, "{name}: datapath started");

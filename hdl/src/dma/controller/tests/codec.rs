@@ -35,7 +35,7 @@ pub(super) fn compress_writes_header_and_index_after_the_payload<U: Ctl>() {
         .filter(|w| w.0 >= META)
         .collect();
     let mut want_writes = write_beats::<U>(META + HEADER_LEN as u64, 12);
-    want_writes.push((META, strobes(0, HEADER_LEN as u64)));
+    want_writes.extend(header_writes::<U>(META));
     assert_eq!(meta_writes, want_writes);
 }
 
@@ -113,7 +113,7 @@ pub(super) fn decompress_multi_beat_index<U: Ctl>() {
     let ulen = (n - 1) * 128 + 44;
     let tb = decompress::<U>(&entries, hdr::<U>(ulen, 7, &entries), 0x2000);
     assert_eq!(tb.status(D0), (true, 0, ulen));
-    // The header (one beat), then the index (one window): the beats from the one holding
+    // The header (its beats), then the index (one window): the beats from the one holding
     // entry 0 (byte 32) to the last, ceil(192 / BB) beats in all with the header's.
     let meta_bytes = (HEADER_LEN + 4 * entries.len()) as u64;
     let first = HEADER_LEN as u64 / U::BB;
@@ -121,7 +121,7 @@ pub(super) fn decompress_multi_beat_index<U: Ctl>() {
     assert_eq!(
         meta_reads[..2],
         [
-            (META, 1),
+            (META, header_beats::<U>()),
             (META + first * U::BB, beats::<U>(meta_bytes) - first)
         ]
     );

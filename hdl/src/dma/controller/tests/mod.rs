@@ -2,11 +2,6 @@
 //! datapath, with a byte memory behind the masters, at every bus width it is generated for
 //! (DW = 128, 256, 512, 1024: one test module per width, `dw128::…`, `dw256::…`, …).
 //!
-//! The 128-bit tests are ignored, with the reason: the 128-bit controller cannot be built
-//! while the descriptor checker derives the engine's element width as `dw/32` (4 bits, no
-//! code). `dw128_controller_waits_for_multi_width_checks` fails once it can be built, as a
-//! reminder to enable them.
-//!
 //! The testbench ([`tb::Tb`]) and the tests are generic over [`bus::Ctl`], which each controller
 //! type implements with its bus bytes `BB`: the ports are driven and sampled as plain values
 //! ([`bus::Inputs`], [`bus::Outputs`]), and every width-dependent expectation is derived from `BB`.
@@ -24,9 +19,14 @@ use cdma_spec::desc::*;
 use cdma_spec::frame::{self as fr, HEADER_LEN};
 use tb::Tb;
 
-/// The engine's element width in bits: `E = 8·BB/32` (docs/DESCRIPTORS.md).
+/// The element width the tests at this bus width use: `8·BB/32` bits as the first engines had
+/// (8 at 256, 16 at 512, 32 at 1024), and 32 at 128 bits.
 fn elem_bits<U: Ctl>() -> u32 {
-    (U::BB * 8 / 32) as u32
+    match U::BB {
+        // fp32 on the narrowest bus: one block over eight beats.
+        16 => 32,
+        bb => (bb * 8 / 32) as u32,
+    }
 }
 
 /// A header element width the format accepts that is not the engine's and not 8 bits.
@@ -74,6 +74,17 @@ fn write_beats<U: Ctl>(addr: u64, len: u64) -> Vec<(u64, u128)> {
             (beat, strobes(lo - beat, hi - lo))
         })
         .collect()
+}
+
+/// The header's beats as the controller writes them (COMPRESS, last): `(address, strobes)`,
+/// one beat at 256 bits and wider, two at 128.
+fn header_writes<U: Ctl>(meta: u64) -> Vec<(u64, u128)> {
+    write_beats::<U>(meta, HEADER_LEN as u64)
+}
+
+/// Bus beats of the header read (DECOMPRESS): one at 256 bits and wider, two at 128.
+fn header_beats<U: Ctl>() -> u64 {
+    beats::<U>(HEADER_LEN as u64)
 }
 
 const MEM: usize = 0x80000;
@@ -250,20 +261,8 @@ macro_rules! controller_tests {
     };
 }
 
-controller_tests!(
-    dw128,
-    ControllerDw128,
-    ignore: "DW=128: DescCheck::new(128) has no element width 4 until check.rs is multi-width"
-);
+controller_tests!(dw128, ControllerDw128);
 controller_tests!(dw256, ControllerDw256);
 
-/// The 128-bit controller cannot be built yet: the descriptor checker derives the element
-/// width `dw/32 = 4`, which has no code. When it can, this fails: enable the `dw128` tests
-/// (remove their `ignore:`) and this test.
-#[test]
-#[should_panic(expected = "element width has a code")]
-fn dw128_controller_waits_for_multi_width_checks() {
-    let _ = ControllerDw128::default();
-}
 controller_tests!(dw512, ControllerDw512);
 controller_tests!(dw1024, ControllerDw1024);

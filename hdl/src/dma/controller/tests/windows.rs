@@ -89,9 +89,9 @@ pub(super) fn decompress_more_than_one_index_window<U: Ctl>() {
     let out: Vec<u8> = (0..n * CHUNK).map(|i| (i * 3) as u8).collect();
     assert!(tb.get(BIG_DST, out.len()) == &out[..], "data written");
     assert_eq!(payload_beats(&tb), beats::<U>(plen), "payload read once");
-    // Reads: descriptor, header (one beat at meta_addr), then per window its index beats
+    // Reads: descriptor, header (its beats at meta_addr), then per window its index beats
     // (from the beat holding its first entry) and then its payload.
-    assert_eq!(tb.rd_reqs[1], (BIG_META, 1), "header");
+    assert_eq!(tb.rd_reqs[1], (BIG_META, header_beats::<U>()), "header");
     let rest = &tb.rd_reqs[2..];
     let first_beat = |k: u64| (BIG_META + HEADER_LEN as u64 + 4 * k * WIN) / U::BB * U::BB;
     let index_reads: Vec<u64> = rest.iter().filter(|r| r.0 < BIG_SRC).map(|r| r.0).collect();
