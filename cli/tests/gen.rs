@@ -96,12 +96,12 @@ fn an_unbuildable_config_names_the_field_and_writes_nothing() {
     let dir = fresh_dir("gen-unsupported");
     std::fs::create_dir_all(&dir).unwrap();
     let cfg = dir.join("wide.toml");
-    std::fs::write(&cfg, "data_width = 128\n").unwrap();
+    std::fs::write(&cfg, "data_width = 128\naddr_width = 48\n").unwrap();
     let out = dir.join("ip");
     let o = gen_config(&cfg, &out);
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "128-bit engine generated");
-    assert!(err.contains("`data_width`"), "{err}");
+    assert!(!o.status.success(), "48-bit address engine generated");
+    assert!(err.contains("`addr_width`"), "{err}");
     assert!(!out.exists(), "files were written for a refused config");
 
     std::fs::write(&cfg, "data_width = 256\nbogus = 1\n").unwrap();

@@ -81,12 +81,13 @@ pub fn regress_tensors(
 /// The tensors reordered round-robin over their element widths (each width's own order
 /// kept): `f32 a, bf16 a, u8 a, f32 b, …`.
 pub fn interleave_by_width(tensors: Vec<Tensor>) -> Vec<Tensor> {
-    let mut by_width: Vec<std::collections::VecDeque<Tensor>> = ElemWidth::ALL
-        .iter()
-        .map(|_| Default::default())
-        .collect();
+    let mut by_width: Vec<std::collections::VecDeque<Tensor>> =
+        ElemWidth::ALL.iter().map(|_| Default::default()).collect();
     for t in tensors {
-        let w = ElemWidth::ALL.iter().position(|&e| e == t.elem).expect("a width");
+        let w = ElemWidth::ALL
+            .iter()
+            .position(|&e| e == t.elem)
+            .expect("a width");
         by_width[w].push_back(t);
     }
     let mut out = vec![];
@@ -238,7 +239,11 @@ pub fn large_cases(
 ) -> Vec<DmaCase> {
     let of_width: Vec<Tensor> = tensors.iter().filter(|t| t.elem == elem).cloned().collect();
     let data = concat_data(&of_width, bytes, elem.bytes());
-    let name = format!("large round trip of {} MiB (E{})", data.len() >> 20, elem.bits());
+    let name = format!(
+        "large round trip of {} MiB (E{})",
+        data.len() >> 20,
+        elem.bits()
+    );
     vec![DmaCase {
         scenario: round_trip_alone(&name, engine, elem, &data, seed, LARGE_WINDOW),
         name,

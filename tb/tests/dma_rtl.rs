@@ -9,6 +9,7 @@
 //! fails with a clear message when it is missing.
 
 use cdma_corpus::Corpus;
+use cdma_model::ElemWidth;
 use cdma_tb::dma::{
     engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult, DMA_TOPS, TOP,
 };
@@ -16,7 +17,6 @@ use cdma_tb::dma_cases::{
     abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, large_cases,
     regress_tensors, throughput_cases, LARGE_BYTES,
 };
-use cdma_model::ElemWidth;
 use cdma_tb::dma_scenario::Tensor;
 
 /// Fails the test with the list of what was Verilated when `top` was not.

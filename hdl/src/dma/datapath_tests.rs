@@ -37,21 +37,71 @@ struct Outcome {
     error: bool,
 }
 
-/// Runs `op` over the source `src` (`e`-bit elements, `2^chunk_log2`-byte chunks; DECOMPRESS:
-/// `src` is the payload and `index` its chunks of `data_len` bytes) with seeded random
-/// source valid / sink ready percentages.
+/// One operation: `op` over the source `src` (`e`-bit elements, `2^chunk_log2`-byte chunks;
+/// DECOMPRESS: `src` is the payload and `index` its chunks of `data_len` bytes).
+struct Job<'a> {
+    op: u64,
+    e: ElemWidth,
+    src: &'a [u8],
+    chunk_log2: u32,
+    index: &'a [(u64, bool)],
+    data_len: usize,
+}
+
+impl<'a> Job<'a> {
+    fn compress(e: ElemWidth, data: &'a [u8], chunk_log2: u32) -> Self {
+        let op = desc::OP_COMPRESS;
+        Job {
+            op,
+            e,
+            src: data,
+            chunk_log2,
+            index: &[],
+            data_len: 0,
+        }
+    }
+    fn copy(e: ElemWidth, data: &'a [u8]) -> Self {
+        let op = desc::OP_COPY;
+        Job {
+            op,
+            e,
+            src: data,
+            chunk_log2: 0,
+            index: &[],
+            data_len: 0,
+        }
+    }
+    fn decompress(
+        e: ElemWidth,
+        payload: &'a [u8],
+        chunk_log2: u32,
+        index: &'a [(u64, bool)],
+        data_len: usize,
+    ) -> Self {
+        let op = desc::OP_DECOMPRESS;
+        Job {
+            op,
+            e,
+            src: payload,
+            chunk_log2,
+            index,
+            data_len,
+        }
+    }
+}
+
+/// Runs a [`Job`] with seeded random source valid / sink ready percentages.
 macro_rules! run_fn {
     ($fname:ident, $ty:ty, $bw:expr) => {
-        fn $fname(
-            op: u64,
-            e: ElemWidth,
-            src: &[u8],
-            chunk_log2: u32,
-            index: &[(u64, bool)],
-            data_len: usize,
-            pcts: (u64, u64),
-            seed: u64,
-        ) -> Outcome {
+        fn $fname(j: &Job, pcts: (u64, u64), seed: u64) -> Outcome {
+            let Job {
+                op,
+                e,
+                src,
+                chunk_log2,
+                index,
+                data_len,
+            } = *j;
             const BB: usize = $bw / 8;
             let mut rng = XorShift64::new(seed);
             let mut uut = reset_block!($ty);
@@ -150,7 +200,7 @@ run_fn!(run512, DatapathDw512, 512);
 run_fn!(run1024, DatapathDw1024, 1024);
 
 /// The runner of a `dw`-bit datapath.
-type Run = fn(u64, ElemWidth, &[u8], u32, &[(u64, bool)], usize, (u64, u64), u64) -> Outcome;
+type Run = fn(&Job, (u64, u64), u64) -> Outcome;
 const RUNS: [(usize, Run); 4] = [(128, run128), (256, run256), (512, run512), (1024, run1024)];
 
 /// Activation-like elements: runs of zeros and non-zeros with per-region sparsity from
@@ -182,23 +232,18 @@ fn compress_then_decompress_every_bus_and_element_width() {
             data.extend(activation_like(&mut rng, e, 1000 / e.bytes() + 3));
             let (payload, index) = reference(&data, e, 7);
             assert!(index.iter().any(|d| d.1) && index.iter().any(|d| !d.1));
-            let c = run(desc::OP_COMPRESS, e, &data, 7, &[], 0, (70, 60), 1);
+            let c = run(&Job::compress(e, &data, 7), (70, 60), 1);
             let at = format!("DW {dw}, E {}", e.bits());
             assert_eq!(c.decs, index, "{at}: decisions");
             assert_eq!(c.bytes, payload, "{at}: payload");
             let d = run(
-                desc::OP_DECOMPRESS,
-                e,
-                &payload,
-                7,
-                &index,
-                data.len(),
+                &Job::decompress(e, &payload, 7, &index, data.len()),
                 (60, 70),
                 2,
             );
             assert!(!d.error, "{at}: a good frame raised error");
             assert_eq!(d.bytes, data, "{at}: decompressed");
-            let p = run(desc::OP_COPY, e, &data, 0, &[], 0, (80, 80), 3);
+            let p = run(&Job::copy(e, &data), (80, 80), 3);
             assert_eq!(p.bytes, data, "{at}: copy");
         }
     }
@@ -218,7 +263,7 @@ fn mixed_element_widths_one_after_another_at_full_rate() {
     ] {
         let data = activation_like(&mut rng, e, 12288 / e.bytes());
         let (payload, index) = reference(&data, e, 12);
-        let c = run(desc::OP_COMPRESS, e, &data, 12, &[], 0, (100, 100), 4);
+        let c = run(&Job::compress(e, &data, 12), (100, 100), 4);
         assert_eq!((c.decs, c.bytes), (index.clone(), payload.clone()));
         let beats = (data.len() / (dw / 8)) as u64;
         // The FIFO holds a chunk until its decision: one chunk's latency, then a beat a cycle.
@@ -229,12 +274,7 @@ fn mixed_element_widths_one_after_another_at_full_rate() {
             c.cycles
         );
         let d = run(
-            desc::OP_DECOMPRESS,
-            e,
-            &payload,
-            12,
-            &index,
-            data.len(),
+            &Job::decompress(e, &payload, 12, &index, data.len()),
             (100, 100),
             5,
         );
@@ -261,12 +301,7 @@ fn decompress_flags_a_mask_bit_past_the_chunk_end() {
     }
     let good = zvc::encode(&data, ElemWidth::W8).unwrap();
     let ok = run256(
-        desc::OP_DECOMPRESS,
-        ElemWidth::W8,
-        &good,
-        7,
-        &[(good.len() as u64, false)],
-        40,
+        &Job::decompress(ElemWidth::W8, &good, 7, &[(good.len() as u64, false)], 40),
         (100, 100),
         6,
     );
@@ -279,12 +314,7 @@ fn decompress_flags_a_mask_bit_past_the_chunk_end() {
     bad.push(0x55);
     assert!(zvc::decode(&bad, ElemWidth::W8, data.len()).is_err());
     let o = run256(
-        desc::OP_DECOMPRESS,
-        ElemWidth::W8,
-        &bad,
-        7,
-        &[(bad.len() as u64, false)],
-        40,
+        &Job::decompress(ElemWidth::W8, &bad, 7, &[(bad.len() as u64, false)], 40),
         (100, 100),
         7,
     );

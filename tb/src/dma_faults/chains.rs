@@ -10,8 +10,8 @@ use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFaul
 use super::parts::{builder, compress_regions, place_frame, push_decompress};
 use crate::axi::Resp;
 use crate::dma_scenario::{
-    compress_desc, decompress_desc, frame_parts, seeded_elem, ChainBuilder, RegionKind,
-    RoundTrip, Scenario, Tensor,
+    compress_desc, decompress_desc, frame_parts, seeded_elem, ChainBuilder, RegionKind, RoundTrip,
+    Scenario, Tensor,
 };
 use std::ops::Range;
 
@@ -49,13 +49,20 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
         }
     }
     v.push(bad_payload(engine, seed_for(&|_| true).expect("any width")));
-    v.push(mask_past_end(engine, seed_for(&|_| true).expect("any width")));
+    v.push(mask_past_end(
+        engine,
+        seed_for(&|_| true).expect("any width"),
+    ));
     for o in [
         Overflow::Copy,
         Overflow::CompressMidStream,
         Overflow::DecompressHeader,
     ] {
-        v.push(dst_overflow(engine, seed_for(&|_| true).expect("any width"), o));
+        v.push(dst_overflow(
+            engine,
+            seed_for(&|_| true).expect("any width"),
+            o,
+        ));
     }
     for f in DescFault::ALL {
         if let Some(s) = seed_for(&|e| f.applies(engine, e)) {
@@ -73,7 +80,11 @@ pub fn throughput_compress(
     data: &[u8],
     seed: u64,
 ) -> Scenario {
-    let mut b = builder(&format!("throughput COMPRESS E{}", elem.bits()), engine, seed);
+    let mut b = builder(
+        &format!("throughput COMPRESS E{}", elem.bits()),
+        engine,
+        seed,
+    );
     b.set_elem(elem);
     push_compress(&mut b, data, "COMPRESS (throughput)");
     b.finish()
@@ -134,7 +145,11 @@ pub fn throughput_decompress(
     data: &[u8],
     seed: u64,
 ) -> Scenario {
-    let mut b = builder(&format!("throughput DECOMPRESS E{}", elem.bits()), engine, seed);
+    let mut b = builder(
+        &format!("throughput DECOMPRESS E{}", elem.bits()),
+        engine,
+        seed,
+    );
     b.set_elem(elem);
     let f = place_frame(
         &mut b,

@@ -94,7 +94,10 @@ impl ChainBuilder {
 
     /// Sets the element width of the scenario's own data (it must be one the engine runs).
     pub fn set_elem(&mut self, elem: ElemWidth) {
-        assert!(self.engine.supports(elem), "{elem:?}: not one of the engine's widths");
+        assert!(
+            self.engine.supports(elem),
+            "{elem:?}: not one of the engine's widths"
+        );
         self.elem = elem;
     }
 

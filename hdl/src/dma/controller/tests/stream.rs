@@ -80,7 +80,10 @@ fn check_frame<U: Ctl>(tb: &Tb<U>, decisions: &[(u64, bool)]) -> usize {
     let (index, header) = meta_writes.split_at(meta_writes.len() - hw.len());
     let got: Vec<(u64, u128)> = header.iter().map(|w| (w.1, w.2)).collect();
     assert_eq!(got, hw, "header beats");
-    assert!(header[0].0 > last_payload, "header before the payload's end");
+    assert!(
+        header[0].0 > last_payload,
+        "header before the payload's end"
+    );
     assert_eq!(
         header[hw.len() - 1].0 + 2,
         writes.len(),
