@@ -85,9 +85,9 @@ fn syntax_error_carries_line_and_column() {
 #[test]
 fn presets_are_todays_engines() {
     let expect = [
-        ("dw1024", 1024, 32, "cdma_dma_top"),
-        ("dw512", 512, 16, "cdma_dma_dw512"),
-        ("dw256", 256, 8, "cdma_dma_dw256"),
+        ("dw1024", 1024, "8, 16, 32", "cdma_dma_top"),
+        ("dw512", 512, "8, 16, 32", "cdma_dma_dw512"),
+        ("dw256", 256, "8, 16, 32", "cdma_dma_dw256"),
     ];
     let names: Vec<&str> = expect.iter().map(|e| e.0).collect();
     assert_eq!(EngineConfig::PRESETS.as_slice(), names);

@@ -23,8 +23,7 @@ impl DmaBench {
     ) -> Result<RunReport, TbError> {
         let marks = self.marks();
         self.load(scn);
-        let before = self.start(scn)?;
-        let t0 = self.axi.mem.cycle();
+        let (before, t0) = self.start(scn)?;
         let mut wd = self.watchdog();
         for _ in 0..after {
             wd.tick(|| "the abort point".into())?;

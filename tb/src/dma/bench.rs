@@ -215,8 +215,9 @@ impl DmaBench {
     }
 
     /// Programs the CSRs for `scn` and rings the doorbell; returns the CSRs read just before
-    /// the doorbell.
-    pub fn start(&mut self, scn: &Scenario) -> Result<CsrSnapshot, TbError> {
+    /// the doorbell and the cycle its write began (the engine cannot be busy before it; it
+    /// may be busy before the write's B response, so the run's cycles count from here).
+    pub fn start(&mut self, scn: &Scenario) -> Result<(CsrSnapshot, u64), TbError> {
         let enable = csr::CTRL_ENABLE.set(0, 1) as u32;
         self.csr_write(csr::CTRL.addr, enable)?;
         self.csr_write(csr::HEAD_LO.addr, scn.head as u32)?;
@@ -225,8 +226,9 @@ impl DmaBench {
         let all = csr::IRQ_BITS.iter().fold(0, |m, f| m | f.mask()) as u32;
         self.csr_write(csr::IRQ_STATUS.addr, all)?;
         let before = self.snapshot()?;
+        let t0 = self.axi.mem.cycle();
         self.csr_write(csr::DOORBELL.addr, 1)?;
-        Ok(before)
+        Ok((before, t0))
     }
 
     pub(super) fn irq(&self) -> bool {
@@ -286,8 +288,7 @@ impl DmaBench {
         let marks = self.marks();
         let mut pre = self.identify()?;
         self.load(scn);
-        let before = self.start(scn)?;
-        let t0 = self.axi.mem.cycle();
+        let (before, t0) = self.start(scn)?;
         let mut wd = self.watchdog();
         self.wait_idle(&mut wd, self.cfg.poll_every)?;
         let cycles = self.axi.mem.cycle() - t0;

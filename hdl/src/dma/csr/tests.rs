@@ -141,7 +141,7 @@ fn map_reads_reset_values_ids_and_hwcfg() {
     let mut uut = csr_block();
     for r in csr::ALL {
         let want = if r.name == "HWCFG" {
-            hwcfg_value(7, 32, 12, 8)
+            hwcfg_value(7, 0b111, 12, 8)
         } else {
             r.reset
         };
