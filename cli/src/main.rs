@@ -3,6 +3,7 @@
 mod analyze;
 mod bench;
 mod codec;
+mod config_top;
 mod gen;
 mod regress;
 mod regress_dma;

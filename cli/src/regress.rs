@@ -31,12 +31,16 @@ pub struct Args {
     /// Write a per-tensor table (TSV: ratio, cycles, bytes/cycle per block) to this file.
     #[arg(long)]
     per_tensor: Option<PathBuf>,
-    /// DMA engine top to run end to end (cdma_dma_top = 1024-bit bus and 32-bit elements,
-    /// cdma_dma_dw512 = 512/16, cdma_dma_dw256 = 256/8); repeat for several; default: all
-    /// three, each over the corpus tensors of its element width (the 8-bit engine over the
-    /// bytes of the 16-bit ones) and the edge tensors.
+    /// DMA engine top to run end to end (cdma_dma_top = 1024-bit bus, cdma_dma_dw512,
+    /// cdma_dma_dw256, cdma_dma_dw128; each runs every element width); repeat for several;
+    /// default: all four (unless --config is given), each over the corpus tensors of every
+    /// element width (8-bit: the bytes of the 16-bit ones) and the edge tensors.
     #[arg(long)]
     dma_top: Vec<String>,
+    /// The DMA engine a config file describes (docs/CONFIG.md), Verilated into this build
+    /// with `CDMA_SIM_CONFIGS=FILE cargo build --release`; repeat for several.
+    #[arg(long, value_name = "FILE")]
+    config: Vec<PathBuf>,
     /// Skip the DMA engine (the ZVC blocks only).
     #[arg(long)]
     no_dma: bool,
@@ -66,7 +70,7 @@ pub fn run(a: Args) -> CliResult {
         failed += run_blocks(&a, &corpus, &dir)?;
     }
     if !a.no_dma {
-        let tops: Vec<String> = if a.dma_top.is_empty() {
+        let mut tops: Vec<String> = if a.dma_top.is_empty() && a.config.is_empty() {
             cdma_tb::dma::DMA_TOPS
                 .iter()
                 .map(|t| t.0.to_owned())
@@ -74,6 +78,9 @@ pub fn run(a: Args) -> CliResult {
         } else {
             a.dma_top.clone()
         };
+        for path in &a.config {
+            tops.push(crate::config_top::config_top(path)?);
+        }
         let mut by_top = Vec::new();
         for top in &tops {
             let r = crate::regress_dma::run(

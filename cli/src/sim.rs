@@ -31,8 +31,12 @@ pub struct Args {
     elem: ElemWidth,
     /// The DMA top (`--block dma`): cdma_dma_top (1024-bit bus), cdma_dma_dw512,
     /// cdma_dma_dw256 or cdma_dma_dw128.
-    #[arg(long, default_value = "cdma_dma_top")]
+    #[arg(long, default_value = "cdma_dma_top", conflicts_with = "config")]
     top: String,
+    /// The DMA engine a config file describes (`--block dma`), Verilated into this build with
+    /// `CDMA_SIM_CONFIGS=FILE cargo build --release`.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Raw little-endian tensor file (a whole number of elements).
     #[arg(long)]
     input: PathBuf,
@@ -126,13 +130,24 @@ fn run_dma(a: &Args, data: Vec<u8>) -> CliResult {
             a.elem.bits()
         ));
     }
-    let top = a.top.as_str();
+    let configured = match &a.config {
+        Some(path) => Some(crate::config_top::config_top(path)?),
+        None => None,
+    };
+    let top = configured.as_deref().unwrap_or(&a.top);
     if !top_available(top) {
         return Err(format!(
             "{top} is not among the Verilated tops of this build"
         ));
     }
     let engine = engine_of(top).ok_or_else(|| format!("{top}: unknown DMA configuration"))?;
+    if !engine.supports(a.elem) {
+        return Err(format!(
+            "{top} does not compress {}-bit elements (it runs {:?})",
+            a.elem.bits(),
+            engine.elem_widths()
+        ));
+    }
     let tensor = Tensor {
         name: a.input.display().to_string(),
         elem: a.elem,

@@ -33,6 +33,10 @@ pub struct Args {
     /// Leave out the DMA engine tops (cdma_dma_*) and their submodules.
     #[arg(long)]
     no_dma: bool,
+    /// Synthesise the DMA engine a config file describes (docs/CONFIG.md), named by its
+    /// `module_prefix`, and its submodules; repeat for several. Without --block, only these.
+    #[arg(long, value_name = "FILE")]
+    config: Vec<PathBuf>,
     /// Also place and route each selected top on an iCE40 with nextpnr-ice40 for its Fmax
     /// (minutes per top; a top that does not fit is reported as such).
     #[arg(long)]
@@ -122,7 +126,18 @@ pub fn run(a: Args) -> CliResult {
                 "ZVC tops"
             }
         );
-        let mut blocks = all_blocks(&elems, want_dma);
+        let mut configured = Vec::new();
+        for path in &a.config {
+            let cfg = cdma_config::EngineConfig::load(path).map_err(|e| e.to_string())?;
+            configured.push(
+                cdma_hdl::ip::engine_top(&cfg).map_err(|e| format!("{}: {e}", path.display()))?,
+            );
+        }
+        let mut blocks = if !a.config.is_empty() && a.blocks.is_empty() {
+            all_blocks(&[], false, configured)
+        } else {
+            all_blocks(&elems, want_dma, configured)
+        };
         if !a.blocks.is_empty() {
             let known: Vec<String> = blocks.iter().map(|b| b.name.clone()).collect();
             for want in &a.blocks {

@@ -56,7 +56,8 @@ pub struct Block {
     pub name: String,
     /// The top it belongs to.
     pub top: String,
-    /// Element width of the top (0 when it has no `E` parameter).
+    /// Element width of the top (0 when it has no `E` parameter: a DMA engine, whose
+    /// element width is chosen per descriptor).
     pub elem_bits: u32,
     /// What it is, for progress lines.
     pub what: String,
@@ -83,6 +84,9 @@ pub fn modules(verilog: &str) -> BTreeSet<String> {
 pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
     let verilog: Arc<str> = Arc::from(top.verilog.as_str());
     let have = modules(&top.verilog);
+    // A DMA engine (it has an ELEM_MASK) takes the `cdma_dma_` submodules whatever its name
+    // (a config file's `module_prefix`).
+    let is_dma = top.params.iter().any(|(k, _)| k == "ELEM_MASK");
     let mut v = vec![Block {
         name: top.module.clone(),
         top: top.module.clone(),
@@ -93,7 +97,12 @@ pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
     }];
     for (prefix, path, what) in SUBBLOCKS {
         let name = format!("{}__{path}", top.module);
-        if top.module.starts_with(prefix) && have.contains(&name) {
+        let applies = if is_dma {
+            *prefix == "cdma_dma_"
+        } else {
+            top.module.starts_with(prefix)
+        };
+        if applies && have.contains(&name) {
             v.push(Block {
                 name,
                 top: top.module.clone(),
@@ -115,16 +124,14 @@ pub fn elem_of(top: &cdma_hdl::Top) -> Option<u32> {
         .map(|&(_, v)| v as u32)
 }
 
-/// Every block of the selected widths (the DMA tops only if wanted: generating them is slow).
-pub fn all_blocks(elems: &[u32], want_dma: bool) -> Vec<Block> {
+/// Every block of the selected widths, the DMA tops (each for every element width) only if
+/// wanted (generating them is slow), and `extra` tops (engines of config files).
+pub fn all_blocks(elems: &[u32], want_dma: bool, extra: Vec<cdma_hdl::Top>) -> Vec<Block> {
     let mut tops: Vec<cdma_hdl::Top> = elems.iter().flat_map(|&e| cdma_hdl::tops(e)).collect();
     if want_dma {
-        tops.extend(
-            cdma_hdl::dma_tops()
-                .into_iter()
-                .filter(|t| elem_of(t).is_some_and(|e| elems.contains(&e))),
-        );
+        tops.extend(cdma_hdl::dma_tops());
     }
+    tops.extend(extra);
     tops.iter()
         .flat_map(|t| blocks_of(t, elem_of(t).unwrap_or(0)))
         .collect()

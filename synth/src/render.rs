@@ -84,7 +84,7 @@ pub fn tables(figs: &Figures, markdown: bool) -> String {
             }
             last_e = Some(b.elem_bits);
             let f = &b.targets[target];
-            let mut row = vec![name_cell(name, markdown), b.elem_bits.to_string()];
+            let mut row = vec![name_cell(name, markdown), elem_label(b.elem_bits)];
             row.extend(ms.iter().map(|m| match f.get(m.key) {
                 Some(v) => format!("{v:.*}", m.decimals),
                 None => "n/a".to_owned(),
@@ -190,11 +190,7 @@ pub fn dma_breakdown(figs: &Figures, markdown: bool) -> Option<String> {
         }
         let Some(f) = generic(name) else { continue };
         let get = |k: &str| f.get(k).copied().unwrap_or(0.0);
-        let mut row = vec![
-            name_cell(name, markdown),
-            b.elem_bits.to_string(),
-            kge(name),
-        ];
+        let mut row = vec![name_cell(name, markdown), elem_label(b.elem_bits), kge(name)];
         row.extend(
             DMA_PARTS
                 .iter()
@@ -242,6 +238,16 @@ pub fn splice(doc: &str, body: &str) -> Result<String, String> {
         _ => Err(format!(
             "synth/AREA.md has no `{BEGIN}` ... `{END}` pair to write the figures between"
         )),
+    }
+}
+
+/// The element-width cell of a block: its width, or `any` for a DMA engine (`elem_bits` 0:
+/// the element width is chosen per descriptor).
+fn elem_label(elem_bits: u32) -> String {
+    if elem_bits == 0 {
+        "any".to_owned()
+    } else {
+        elem_bits.to_string()
     }
 }
 

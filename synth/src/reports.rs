@@ -21,7 +21,8 @@ pub fn load_reports(
         }
         let r: Report = serde_json::from_str(&flow::read(&path)?)
             .map_err(|e| format!("{}: not a `cdma synth` report: {e}", path.display()))?;
-        if elems.contains(&r.elem_bits)
+        // elem_bits 0: a DMA engine, every element width.
+        if (elems.contains(&r.elem_bits) || r.elem_bits == 0)
             && kinds.contains(&r.target.as_str())
             && (blocks.is_empty() || blocks.contains(&r.block))
             && !(no_dma && r.top.starts_with("cdma_dma"))

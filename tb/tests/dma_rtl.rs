@@ -11,7 +11,8 @@
 use cdma_corpus::Corpus;
 use cdma_model::ElemWidth;
 use cdma_tb::dma::{
-    engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult, DMA_TOPS, TOP,
+    configured_tops, engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult,
+    DMA_TOPS, MATRIX_CONFIG_TOP, TOP,
 };
 use cdma_tb::dma_cases::{
     abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, large_cases,
@@ -30,6 +31,13 @@ fn require(top: &str) {
             .collect::<Vec<_>>()
             .join(", ")
     );
+}
+
+/// The configuration matrix: every default top (each every element width) and the engines
+/// Verilated from config files (the bundled 512/{16,32} one is required).
+fn matrix() -> Vec<(&'static str, u32)> {
+    require(MATRIX_CONFIG_TOP);
+    DMA_TOPS.iter().copied().chain(configured_tops()).collect()
 }
 
 fn tensors() -> Vec<Tensor> {
@@ -78,7 +86,7 @@ fn corpus_chains_match_the_model() {
 fn corpus_chains_on_every_top() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
     let mut results = vec![];
-    for (i, &(top, bits)) in DMA_TOPS.iter().enumerate() {
+    for (i, &(top, bits)) in matrix().iter().enumerate() {
         require(top);
         let engine = engine_of(top).unwrap();
         let ts: Vec<Tensor> = regress_tensors(&corpus, &engine, false)
@@ -88,7 +96,11 @@ fn corpus_chains_on_every_top() {
             .take(6)
             .collect();
         let widths: std::collections::BTreeSet<u32> = ts.iter().map(|t| t.elem.bits()).collect();
-        assert_eq!(widths.len(), 3, "{top}: the chains do not mix every width");
+        assert_eq!(
+            widths.len(),
+            engine.elem_widths().len(),
+            "{top}: the chains do not mix every width"
+        );
         for c in chain_cases("dma-corpus", &ts, &engine, 11 + i as u64, 3) {
             results.push(run_case(top, &c, BenchConfig::random(bits, i as u64 + 21)));
         }
@@ -102,7 +114,7 @@ fn corpus_chains_on_every_top() {
 #[test]
 fn edge_chains_on_every_top() {
     let mut results = vec![];
-    for (i, &(top, bits)) in DMA_TOPS.iter().enumerate() {
+    for (i, &(top, bits)) in matrix().iter().enumerate() {
         require(top);
         let engine = engine_of(top).unwrap();
         let ts = cdma_tb::dma_cases::interleave_by_width(cdma_tb::dma_cases::edge_tensors(&engine));
@@ -125,7 +137,7 @@ fn edge_chains_on_every_top() {
 #[test]
 fn every_fault_matches_the_model() {
     let mut results: Vec<DmaResult> = vec![];
-    for &(top, bits) in &DMA_TOPS {
+    for (top, bits) in matrix() {
         require(top);
         let engine = engine_of(top).unwrap();
         let mut bench = DmaBench::open(top, BenchConfig::random(bits, 7)).expect("bench");

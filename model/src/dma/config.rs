@@ -85,6 +85,20 @@ impl EngineConfig {
         Ok(self)
     }
 
+    /// Sets the element widths from an HWCFG `elem_mask` (bit `c` for the descriptor element
+    /// code `c`; bits above the three codes are refused as no width).
+    pub fn with_elem_mask(self, mask: u8) -> Result<EngineConfig, ConfigError> {
+        let widths: Vec<ElemWidth> = desc::ELEM_CODES
+            .iter()
+            .filter(|(code, _)| mask >> code & 1 == 1)
+            .map(|(_, bits)| ElemWidth::from_bits(*bits).expect("the codes are widths"))
+            .collect();
+        if u64::from(mask) >> desc::ELEM_CODES.len() != 0 {
+            return Err(ConfigError::NoElemWidth);
+        }
+        self.with_elem_widths(&widths)
+    }
+
     /// Sets `CHUNK_LOG2_MAX`, the largest chunk the engine's buffers hold (7..=24).
     pub fn with_chunk_log2_max(mut self, value: u8) -> Result<EngineConfig, ConfigError> {
         if !(layout::CHUNK_LOG2_MIN..=layout::CHUNK_LOG2_MAX).contains(&value) {

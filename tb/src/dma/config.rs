@@ -17,17 +17,46 @@ pub const DMA_TOPS: [(&str, u32); 4] = [
     ("cdma_dma_dw128", 128),
 ];
 
-/// The engine configuration of a top by module name (`cdma_dma_top` or `cdma_dma_dw1024`,
-/// `cdma_dma_dw512`, `cdma_dma_dw256`, `cdma_dma_dw128`), with the default `CHUNK_LOG2_MAX`.
+/// The engine configuration of a Verilated DMA top, from the generation parameters it was
+/// built with (`DW`, `ELEM_MASK`, `CHUNK_LOG2_MAX`): every top of [`DMA_TOPS`] and any engine
+/// Verilated from a config file (`CDMA_SIM_CONFIGS`). `cdma_dma_dw1024` names `cdma_dma_top`.
+/// `None` if `module` is not a Verilated DMA top.
 pub fn engine_of(module: &str) -> Option<EngineConfig> {
     let module = if module == "cdma_dma_dw1024" {
         "cdma_dma_top"
     } else {
         module
     };
-    let &(_, bits) = DMA_TOPS.iter().find(|t| t.0 == module)?;
-    EngineConfig::new(bits / 8).ok()
+    let top = cdma_sim::TOPS.iter().find(|t| t.module == module)?;
+    let param = |name: &str| top.params.iter().find(|p| p.0 == name).map(|p| p.1);
+    let (dw, mask, cl) = (param("DW")?, param("ELEM_MASK")?, param("CHUNK_LOG2_MAX")?);
+    let (bus, mask, cl) = (
+        u32::try_from(dw / 8).ok()?,
+        u8::try_from(mask).ok()?,
+        u8::try_from(cl).ok()?,
+    );
+    EngineConfig::new(bus)
+        .ok()?
+        .with_elem_mask(mask)
+        .ok()?
+        .with_chunk_log2_max(cl)
+        .ok()
 }
+
+/// The configured engines Verilated into this build beside [`DMA_TOPS`] (from config files,
+/// `CDMA_SIM_CONFIGS`; .cargo/config.toml names the bundled matrix entry): (module, bus
+/// bits).
+pub fn configured_tops() -> Vec<(&'static str, u32)> {
+    cdma_sim::TOPS
+        .iter()
+        .filter(|t| DMA_TOPS.iter().all(|d| d.0 != t.module))
+        .filter_map(|t| Some((t.module, engine_of(t.module)?.bus_bytes() * 8)))
+        .collect()
+}
+
+/// The bundled configured engine (data/configs/dw512_e16_32.toml: 512 bits, 16- and 32-bit
+/// elements), which the tests require.
+pub const MATRIX_CONFIG_TOP: &str = "cdma_cfg_dw512_e16_32";
 
 /// Whether `module` was Verilated into this build (`cdma_sim::TOPS`).
 pub fn top_available(module: &str) -> bool {

@@ -23,7 +23,9 @@ mod runner;
 mod tests;
 
 pub use bench::DmaBench;
-pub use config::{engine_of, top_available, BenchConfig, DMA_TOPS, TOP};
+pub use config::{
+    configured_tops, engine_of, top_available, BenchConfig, DMA_TOPS, MATRIX_CONFIG_TOP, TOP,
+};
 pub use report::RunReport;
 pub use runner::{run_case, run_case_on, AbortPlan, DmaCase, DmaResult};
 
