@@ -26,7 +26,11 @@ pub fn config_top(path: &Path) -> Result<String, String> {
             want.module
         ));
     };
-    let built: Vec<(String, u64)> = top.params.iter().map(|&(k, v)| (k.to_string(), v)).collect();
+    let built: Vec<(String, u64)> = top
+        .params
+        .iter()
+        .map(|&(k, v)| (k.to_string(), v))
+        .collect();
     if built != want.params {
         return Err(format!(
             "{}: `{}` was Verilated from another configuration ({built:?}, the file now gives \

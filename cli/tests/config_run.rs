@@ -19,7 +19,11 @@ fn tmp(name: &str) -> PathBuf {
 fn relu16(n: usize) -> Vec<u8> {
     (0..n)
         .flat_map(|i| {
-            let v: u16 = if (i / 5) % 3 == 0 { 0 } else { (i as u16) | 0x100 };
+            let v: u16 = if (i / 5) % 3 == 0 {
+                0
+            } else {
+                (i as u16) | 0x100
+            };
             v.to_le_bytes()
         })
         .collect()
@@ -32,10 +36,9 @@ fn a_configured_engine_runs_from_its_file() {
     std::fs::write(&input, relu16(3000)).unwrap();
     let (cfg, input) = (cfg.to_str().unwrap(), input.to_str().unwrap());
     let out = cdma_ok(&[
-        "sim", "--block", "dma", "--config", cfg, "--elem", "16", "--input", input, "--seed",
-        "3",
+        "sim", "--block", "dma", "--config", cfg, "--elem", "16", "--input", input, "--seed", "3",
     ]);
-    assert!(out.contains("cdma_cfg_dw512_e16_32"), "{out}");
+    assert!(out.contains("cdma_cfg_dw512_e16_32: bit-exact"), "{out}");
     // The file's engine runs 16- and 32-bit elements only.
     let o = cdma(&[
         "sim", "--block", "dma", "--config", cfg, "--elem", "8", "--input", input,

@@ -190,7 +190,11 @@ pub fn dma_breakdown(figs: &Figures, markdown: bool) -> Option<String> {
         }
         let Some(f) = generic(name) else { continue };
         let get = |k: &str| f.get(k).copied().unwrap_or(0.0);
-        let mut row = vec![name_cell(name, markdown), elem_label(b.elem_bits), kge(name)];
+        let mut row = vec![
+            name_cell(name, markdown),
+            elem_label(b.elem_bits),
+            kge(name),
+        ];
         row.extend(
             DMA_PARTS
                 .iter()
