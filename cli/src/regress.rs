@@ -33,8 +33,9 @@ pub struct Args {
     per_tensor: Option<PathBuf>,
     /// DMA engine top to run end to end (cdma_dma_top = 1024-bit bus, cdma_dma_dw512,
     /// cdma_dma_dw256, cdma_dma_dw128; each runs every element width); repeat for several;
-    /// default: all four (unless --config is given), each over the corpus tensors of every
-    /// element width (8-bit: the bytes of the 16-bit ones) and the edge tensors.
+    /// default: all four and the engines Verilated from config files (the bundled
+    /// 512/{16,32} one), unless --config is given; each over the corpus tensors of every
+    /// element width it runs (8-bit: the bytes of the 16-bit ones) and the edge tensors.
     #[arg(long)]
     dma_top: Vec<String>,
     /// The DMA engine a config file describes (docs/CONFIG.md), Verilated into this build
@@ -73,6 +74,8 @@ pub fn run(a: Args) -> CliResult {
         let mut tops: Vec<String> = if a.dma_top.is_empty() && a.config.is_empty() {
             cdma_tb::dma::DMA_TOPS
                 .iter()
+                .copied()
+                .chain(cdma_tb::dma::configured_tops())
                 .map(|t| t.0.to_owned())
                 .collect()
         } else {
