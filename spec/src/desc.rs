@@ -114,6 +114,25 @@ pub const OP_DECOMPRESS: u64 = 2;
 /// Element width codes of [`CTRL_ELEM`]: code → bits.
 pub const ELEM_CODES: [(u64, u32); 3] = [(0, 8), (1, 16), (2, 32)];
 
+/// The HWCFG `elem_mask` of the element widths `bits` (8, 16, 32): bit `c` set for each
+/// width's code `c` in [`ELEM_CODES`]. `None` if a width has no code.
+pub fn elem_mask_of(bits: &[u32]) -> Option<u8> {
+    bits.iter().try_fold(0u8, |m, b| {
+        let (code, _) = ELEM_CODES.iter().find(|(_, w)| w == b)?;
+        Some(m | 1 << code)
+    })
+}
+
+/// The element widths (bits) of an `elem_mask`, narrowest first; bits above the codes are
+/// ignored.
+pub fn elem_widths_of(mask: u8) -> Vec<u32> {
+    ELEM_CODES
+        .iter()
+        .filter(|(code, _)| mask >> code & 1 == 1)
+        .map(|&(_, bits)| bits)
+        .collect()
+}
+
 /// control: operation.
 pub const CTRL_OP: BitField = BitField {
     name: "op",
@@ -179,6 +198,15 @@ pub const STATUS_BITS: [BitField; 2] = [STATUS_DONE, STATUS_ERROR];
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn elem_masks_round_trip() {
+        assert_eq!(elem_mask_of(&[8, 16, 32]), Some(0b111));
+        assert_eq!(elem_mask_of(&[32, 16]), Some(0b110));
+        assert_eq!(elem_mask_of(&[4]), None);
+        assert_eq!(elem_widths_of(0b101), [8, 32]);
+        assert_eq!(elem_widths_of(0b1000), Vec::<u32>::new());
+    }
     use crate::field::{check_bits, check_tiling};
 
     #[test]

@@ -163,8 +163,10 @@ pub fn goals(figs: &Figures, markdown: bool) -> Option<String> {
 }
 
 /// Parts of a DMA top in the breakdown table: block suffix and column label.
-const DMA_PARTS: [(&str, &str); 5] = [
+const DMA_PARTS: [(&str, &str); 7] = [
     ("__dp", "datapath"),
+    ("__dp__comp", "bus compressor"),
+    ("__dp__zdec", "bus decompressor"),
     ("__ctl", "controller"),
     ("__rd", "read master"),
     ("__csr", "CSR"),

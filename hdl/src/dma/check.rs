@@ -57,13 +57,7 @@ pub const ELEM_MASK_ALL: u8 = 0b111;
 /// # Panics
 /// On any other width.
 pub fn elem_mask_of(bits: &[u32]) -> u8 {
-    bits.iter().fold(0, |m, b| {
-        let (code, _) = desc::ELEM_CODES
-            .iter()
-            .find(|(_, w)| w == b)
-            .unwrap_or_else(|| panic!("{b}-bit elements have no code"));
-        m | 1 << code
-    })
+    desc::elem_mask_of(bits).unwrap_or_else(|| panic!("{bits:?}: a width has no element code"))
 }
 
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {

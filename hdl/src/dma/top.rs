@@ -431,10 +431,9 @@ pub fn dma_top(dw: usize, module: &str) -> Top {
 
 /// The element widths of `elem_mask`, e.g. `8/16/32` (for the emitted header comment).
 fn widths_of(elem_mask: u8) -> String {
-    let widths: Vec<String> = cdma_spec::desc::ELEM_CODES
+    let widths: Vec<String> = cdma_spec::desc::elem_widths_of(elem_mask)
         .iter()
-        .filter(|(c, _)| elem_mask >> c & 1 == 1)
-        .map(|(_, bits)| bits.to_string())
+        .map(u32::to_string)
         .collect();
     widths.join("/")
 }

@@ -9,13 +9,8 @@ use crate::ElemWidth;
 
 /// The HWCFG `elem_mask` of `widths`: bit `c` for the descriptor element code `c`.
 fn mask_of(widths: &[ElemWidth]) -> u8 {
-    widths.iter().fold(0, |m, e| {
-        let (code, _) = desc::ELEM_CODES
-            .iter()
-            .find(|(_, bits)| *bits == e.bits())
-            .expect("every element width has a code");
-        m | 1 << code
-    })
+    let bits: Vec<u32> = widths.iter().map(|e| e.bits()).collect();
+    desc::elem_mask_of(&bits).expect("every element width has a code")
 }
 
 /// An engine configuration could not be built.
@@ -88,10 +83,9 @@ impl EngineConfig {
     /// Sets the element widths from an HWCFG `elem_mask` (bit `c` for the descriptor element
     /// code `c`; bits above the three codes are refused as no width).
     pub fn with_elem_mask(self, mask: u8) -> Result<EngineConfig, ConfigError> {
-        let widths: Vec<ElemWidth> = desc::ELEM_CODES
-            .iter()
-            .filter(|(code, _)| mask >> code & 1 == 1)
-            .map(|(_, bits)| ElemWidth::from_bits(*bits).expect("the codes are widths"))
+        let widths: Vec<ElemWidth> = desc::elem_widths_of(mask)
+            .into_iter()
+            .map(|bits| ElemWidth::from_bits(bits).expect("the codes are widths"))
             .collect();
         if u64::from(mask) >> desc::ELEM_CODES.len() != 0 {
             return Err(ConfigError::NoElemWidth);
