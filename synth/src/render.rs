@@ -372,7 +372,7 @@ mod tests {
         let d = dma_breakdown(&f, true).unwrap();
         assert!(
             d.contains(
-                "| `cdma_dma_x` | 8 | 115.3 | 77.6 | n/a | n/a | n/a | n/a | 6318 | 109.6 | 65 |"
+                "| `cdma_dma_x` | 8 | 115.3 | 77.6 | n/a | n/a | n/a | n/a | n/a | n/a | 6318 | 109.6 | 65 |"
             ),
             "{d}"
         );
