@@ -34,7 +34,7 @@ pub struct Args {
     /// DMA engine top to run end to end (cdma_dma_top = 1024-bit bus, cdma_dma_dw512,
     /// cdma_dma_dw256, cdma_dma_dw128; each runs every element width); repeat for several;
     /// default: all four and the engines Verilated from config files (the bundled
-    /// 512/{16,32} one), unless --config is given; each over the corpus tensors of every
+    /// 512/{16,32} one), unless --config or --preset is given; each over the corpus tensors of every
     /// element width it runs (8-bit: the bytes of the 16-bit ones) and the edge tensors.
     #[arg(long)]
     dma_top: Vec<String>,
@@ -42,6 +42,10 @@ pub struct Args {
     /// with `CDMA_SIM_CONFIGS=FILE cargo build --release`; repeat for several.
     #[arg(long, value_name = "FILE")]
     config: Vec<PathBuf>,
+    /// The DMA engine of this preset (docs/CONFIG.md: dw1024, dw512, dw256, dw128); repeat
+    /// for several.
+    #[arg(long, value_name = "NAME")]
+    preset: Vec<String>,
     /// Skip the DMA engine (the ZVC blocks only).
     #[arg(long)]
     no_dma: bool,
@@ -71,7 +75,8 @@ pub fn run(a: Args) -> CliResult {
         failed += run_blocks(&a, &corpus, &dir)?;
     }
     if !a.no_dma {
-        let mut tops: Vec<String> = if a.dma_top.is_empty() && a.config.is_empty() {
+        let named = crate::config_top::named(&a.config, &a.preset)?;
+        let mut tops: Vec<String> = if a.dma_top.is_empty() && named.is_empty() {
             cdma_tb::dma::DMA_TOPS
                 .iter()
                 .copied()
@@ -81,8 +86,8 @@ pub fn run(a: Args) -> CliResult {
         } else {
             a.dma_top.clone()
         };
-        for path in &a.config {
-            tops.push(crate::config_top::config_top(path)?);
+        for n in &named {
+            tops.push(crate::config_top::verilated_top(n)?);
         }
         let mut by_top = Vec::new();
         for top in &tops {

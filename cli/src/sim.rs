@@ -31,12 +31,16 @@ pub struct Args {
     elem: ElemWidth,
     /// The DMA top (`--block dma`): cdma_dma_top (1024-bit bus), cdma_dma_dw512,
     /// cdma_dma_dw256 or cdma_dma_dw128.
-    #[arg(long, default_value = "cdma_dma_top", conflicts_with = "config")]
+    #[arg(long, default_value = "cdma_dma_top", conflicts_with_all = ["config", "preset"])]
     top: String,
     /// The DMA engine a config file describes (`--block dma`), Verilated into this build with
     /// `CDMA_SIM_CONFIGS=FILE cargo build --release`.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "preset")]
     config: Option<PathBuf>,
+    /// The DMA engine of this preset (`--block dma`; docs/CONFIG.md: dw1024, dw512, dw256,
+    /// dw128).
+    #[arg(long, value_name = "NAME")]
+    preset: Option<String>,
     /// Raw little-endian tensor file (a whole number of elements).
     #[arg(long)]
     input: PathBuf,
@@ -130,8 +134,9 @@ fn run_dma(a: &Args, data: Vec<u8>) -> CliResult {
             a.elem.bits()
         ));
     }
-    let configured = match &a.config {
-        Some(path) => Some(crate::config_top::config_top(path)?),
+    let named = crate::config_top::named(a.config.as_slice(), a.preset.as_slice())?;
+    let configured = match named.first() {
+        Some(n) => Some(crate::config_top::verilated_top(n)?),
         None => None,
     };
     let top = configured.as_deref().unwrap_or(&a.top);

@@ -37,6 +37,10 @@ pub struct Args {
     /// `module_prefix`, and its submodules; repeat for several. Without --block, only these.
     #[arg(long, value_name = "FILE")]
     config: Vec<PathBuf>,
+    /// Synthesise the DMA engine of this preset (docs/CONFIG.md: dw1024, dw512, dw256,
+    /// dw128) and its submodules; repeat for several. Without --block, only these.
+    #[arg(long, value_name = "NAME")]
+    preset: Vec<String>,
     /// Also place and route each selected top on an iCE40 with nextpnr-ice40 for its Fmax
     /// (minutes per top; a top that does not fit is reported as such).
     #[arg(long)]
@@ -126,14 +130,12 @@ pub fn run(a: Args) -> CliResult {
                 "ZVC tops"
             }
         );
-        let mut configured = Vec::new();
-        for path in &a.config {
-            let cfg = cdma_config::EngineConfig::load(path).map_err(|e| e.to_string())?;
-            configured.push(
-                cdma_hdl::ip::engine_top(&cfg).map_err(|e| format!("{}: {e}", path.display()))?,
-            );
-        }
-        let mut blocks = if !a.config.is_empty() && a.blocks.is_empty() {
+        let named = crate::config_top::named(&a.config, &a.preset)?;
+        let configured = named
+            .iter()
+            .map(crate::config_top::generated)
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut blocks = if !named.is_empty() && a.blocks.is_empty() {
             all_blocks(&[], false, configured)
         } else {
             all_blocks(&elems, want_dma, configured)

@@ -64,3 +64,23 @@ fn a_config_not_built_in_says_how_to_build_it() {
         "{err}"
     );
 }
+
+#[test]
+fn a_preset_runs_its_built_in_engine() {
+    let input = tmp("config-run-preset-relu16.bin");
+    std::fs::write(&input, relu16(2000)).unwrap();
+    let input = input.to_str().unwrap();
+    let out = cdma_ok(&[
+        "sim", "--block", "dma", "--preset", "dw128", "--elem", "8", "--input", input, "--seed",
+        "2",
+    ]);
+    assert!(out.contains("cdma_dma_dw128: bit-exact"), "{out}");
+    // An unknown preset is refused before anything runs, listing the presets.
+    let o = cdma(&["regress", "--no-blocks", "--preset", "dw64"]);
+    assert!(!o.status.success(), "{}", text(&o));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("`dw64` is unknown") && err.contains("dw1024, dw512, dw256, dw128"),
+        "{err}"
+    );
+}

@@ -96,18 +96,20 @@ fn default_module_prefix() -> String {
 }
 
 impl EngineConfig {
-    /// The preset names, in the order docs/CONFIG.md lists them: today's three engines.
-    pub const PRESETS: [&'static str; 3] = ["dw1024", "dw512", "dw256"];
+    /// The preset names, in the order docs/CONFIG.md lists them: the four built-in engines.
+    pub const PRESETS: [&'static str; 4] = ["dw1024", "dw512", "dw256", "dw128"];
 
     /// The preset called `name` (one of [`EngineConfig::PRESETS`]): `dw1024` is the 1024-bit
     /// engine (`cdma_dma_top`), `dw512` the 512-bit one (`cdma_dma_dw512`), `dw256` the
-    /// 256-bit one (`cdma_dma_dw256`), each for every element width; every other field takes
+    /// 256-bit one (`cdma_dma_dw256`), `dw128` the 128-bit one (`cdma_dma_dw128`), each for
+    /// every element width; every other field takes
     /// its default. An unknown name is an error listing the presets.
     pub fn preset(name: &str) -> Result<EngineConfig, ConfigError> {
         let (data_width, module_prefix) = match name {
             "dw1024" => (1024, "cdma_dma_top"),
             "dw512" => (512, "cdma_dma_dw512"),
             "dw256" => (256, "cdma_dma_dw256"),
+            "dw128" => (128, "cdma_dma_dw128"),
             _ => {
                 return Err(ConfigError::other(format!(
                     "config preset `{name}` is unknown; the presets are {}",

@@ -88,6 +88,7 @@ fn presets_are_todays_engines() {
         ("dw1024", 1024, "8, 16, 32", "cdma_dma_top"),
         ("dw512", 512, "8, 16, 32", "cdma_dma_dw512"),
         ("dw256", 256, "8, 16, 32", "cdma_dma_dw256"),
+        ("dw128", 128, "8, 16, 32", "cdma_dma_dw128"),
     ];
     let names: Vec<&str> = expect.iter().map(|e| e.0).collect();
     assert_eq!(EngineConfig::PRESETS.as_slice(), names);
@@ -101,11 +102,11 @@ fn presets_are_todays_engines() {
 
 #[test]
 fn unknown_preset_lists_the_presets() {
-    let e = EngineConfig::preset("dw128").unwrap_err();
+    let e = EngineConfig::preset("dw64").unwrap_err();
     assert_eq!(e.field, None);
     assert_eq!(
         e.to_string(),
-        "config preset `dw128` is unknown; the presets are dw1024, dw512, dw256"
+        "config preset `dw64` is unknown; the presets are dw1024, dw512, dw256, dw128"
     );
 }
 

@@ -19,6 +19,7 @@ fn presets_are_todays_engines_byte_for_byte() {
         ("dw1024", 1024, "cdma_dma_top"),
         ("dw512", 512, "cdma_dma_dw512"),
         ("dw256", 256, "cdma_dma_dw256"),
+        ("dw128", 128, "cdma_dma_dw128"),
     ] {
         let top = engine_top(&preset(name)).expect("a preset is supported");
         assert_eq!(top.module, module);
