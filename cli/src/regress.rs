@@ -70,6 +70,19 @@ pub struct Args {
 pub fn run(a: Args) -> CliResult {
     let dir = a.corpus.clone().unwrap_or_else(Corpus::default_dir);
     let corpus = Corpus::open(&dir).map_err(|e| e.to_string())?;
+    let max = cdma_tb::dma_cases::MAX_TRANSFER;
+    for (flag, bytes) in [
+        ("--dma-throughput-kib", (a.dma_throughput_kib as u64) << 10),
+        ("--dma-large-mib", (a.dma_large_mib as u64) << 20),
+    ] {
+        if bytes > max {
+            return Err(format!(
+                "{flag}: {bytes} bytes is more than the testbench places in one descriptor \
+                 ({max} bytes, {} MiB)",
+                max >> 20
+            ));
+        }
+    }
     let mut failed = 0;
     if !a.no_blocks {
         failed += run_blocks(&a, &corpus, &dir)?;

@@ -6,6 +6,7 @@
 //! docs/FORMAT.md contain tables rendered from them (tests check the documents verbatim).
 //!
 //! * [`frame`]: the chunked frame: header, chunk index entry.
+//! * [`zvcx`]: the ZVC-X codec's element types, code tables and field sizes.
 //! * [`desc`]: the DMA descriptor in memory, its control word and status word.
 //! * [`csr`]: the AXI4-Lite register map.
 //! * [`error`]: the error codes the engine reports.
@@ -19,6 +20,7 @@ pub mod desc;
 pub mod error;
 pub mod field;
 pub mod frame;
+pub mod zvcx;
 
 pub use c_header::c_header;
 pub use field::{BitField, Field};

@@ -17,10 +17,7 @@ use crate::dma_scenario::{random_chain, RandomOpts, Tensor};
 /// aborted chain's unspecified bytes cannot be confused with it.
 pub const AFTER_ABORT_WINDOW: Range<u64> = 0x2_0000_0000..0x2_0400_0000;
 
-/// The large-descriptor case's address window: 1 GiB from 16 GiB, room for its 64 MiB
-/// source, a 64 MiB payload capacity and the metadata, each with guards (the default window is
-/// 64 MiB).
-pub const LARGE_WINDOW: Range<u64> = 0x4_0000_0000..0x4_4000_0000;
+pub use crate::dma_scenario::{LARGE_WINDOW, MAX_TRANSFER};
 
 /// Bytes of the large-descriptor case: 64 MiB in one descriptor, 16384 chunks of 4 KiB (the
 /// engine held at most 1024 before the chunk index was streamed, issue 13).

@@ -7,11 +7,11 @@ use cdma_model::ElemWidth;
 use super::bus::{bus_fault, stop_on_error, Target};
 use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
 use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
-use super::parts::{builder, compress_regions, place_frame, push_decompress};
+use super::parts::{builder_of_width, compress_regions, place_frame, push_decompress};
 use crate::axi::Resp;
 use crate::dma_scenario::{
-    compress_desc, decompress_desc, frame_parts, seeded_elem, ChainBuilder, RegionKind, RoundTrip,
-    Scenario, Tensor,
+    compress_desc, decompress_desc, frame_parts, seeded_elem, window_for, ChainBuilder, RegionKind,
+    RoundTrip, Scenario, Tensor,
 };
 use std::ops::Range;
 
@@ -80,12 +80,13 @@ pub fn throughput_compress(
     data: &[u8],
     seed: u64,
 ) -> Scenario {
-    let mut b = builder(
+    let mut b = builder_of_width(
         &format!("throughput COMPRESS E{}", elem.bits()),
         engine,
+        elem,
         seed,
+        window_for(data.len() as u64),
     );
-    b.set_elem(elem);
     push_compress(&mut b, data, "COMPRESS (throughput)");
     b.finish()
 }
@@ -101,8 +102,7 @@ pub fn round_trip_alone(
     seed: u64,
     window: Range<u64>,
 ) -> Scenario {
-    let mut b = ChainBuilder::new(name, *engine, seed, window);
-    b.set_elem(elem);
+    let mut b = builder_of_width(name, engine, elem, seed, window);
     let (src, dst, meta, payload_len) = push_compress(&mut b, data, &format!("{name}: COMPRESS"));
     let len = data.len() as u64;
     let bb = u64::from(engine.bus_bytes());
@@ -145,12 +145,13 @@ pub fn throughput_decompress(
     data: &[u8],
     seed: u64,
 ) -> Scenario {
-    let mut b = builder(
+    let mut b = builder_of_width(
         &format!("throughput DECOMPRESS E{}", elem.bits()),
         engine,
+        elem,
         seed,
+        window_for(data.len() as u64),
     );
-    b.set_elem(elem);
     let f = place_frame(
         &mut b,
         data,

@@ -33,6 +33,19 @@ pub(super) fn builder(name: &str, engine: &EngineConfig, seed: u64) -> ChainBuil
     ChainBuilder::new(name, *engine, seed, DEFAULT_WINDOW)
 }
 
+/// A builder of `elem`-wide descriptors in `window`.
+pub(super) fn builder_of_width(
+    name: &str,
+    engine: &EngineConfig,
+    elem: ElemWidth,
+    seed: u64,
+    window: std::ops::Range<u64>,
+) -> ChainBuilder {
+    let mut b = ChainBuilder::new(name, *engine, seed, window);
+    b.set_elem(elem);
+    b
+}
+
 /// A COPY of random data that is meant to succeed (`intent`: OK, or None when the chain is
 /// meant to end before it).
 pub(super) fn good_copy(b: &mut ChainBuilder, intent: Option<ErrorCode>) -> usize {

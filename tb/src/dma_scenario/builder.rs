@@ -42,9 +42,28 @@ pub fn seeded_elem(engine: &EngineConfig, seed: u64) -> ElemWidth {
 /// read of unwritten memory does not look like zeros.
 pub const FILL: u8 = 0xE5;
 
-/// The default address window: 64 MiB just below 4 GiB, so region addresses and bursts cross
+/// The default address window: 128 MiB around 4 GiB, so region addresses and bursts cross
 /// the 32-bit boundary now and then (HEAD_HI and the upper address bits get exercised).
 pub const DEFAULT_WINDOW: Range<u64> = 0xFC00_0000..0x1_0400_0000;
+
+/// The address window of large transfers: 1 GiB from 16 GiB, room for a source and a
+/// destination of up to [`MAX_TRANSFER`] bytes each, the metadata and the guards.
+pub const LARGE_WINDOW: Range<u64> = 0x4_0000_0000..0x4_4000_0000;
+
+/// The largest transfer (bytes moved by one descriptor) a testbench scenario places:
+/// a quarter of [`LARGE_WINDOW`], so its source, its destination and a round trip's
+/// second destination always fit with their guards.
+pub const MAX_TRANSFER: u64 = (LARGE_WINDOW.end - LARGE_WINDOW.start) / 4;
+
+/// The window for a scenario that moves `bytes` in one descriptor: the default one when a
+/// source, two destinations and guards fit in it four times over, else [`LARGE_WINDOW`].
+pub fn window_for(bytes: u64) -> Range<u64> {
+    if bytes.saturating_mul(16) <= DEFAULT_WINDOW.end - DEFAULT_WINDOW.start {
+        DEFAULT_WINDOW
+    } else {
+        LARGE_WINDOW
+    }
+}
 
 impl ChainBuilder {
     /// An empty scenario for `engine`, placing everything in `window` (which must be large

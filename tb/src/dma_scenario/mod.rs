@@ -23,7 +23,9 @@ mod descs;
 mod random;
 mod scenario;
 
-pub use builder::{seeded_elem, ChainBuilder, DEFAULT_WINDOW, FILL};
+pub use builder::{
+    seeded_elem, window_for, ChainBuilder, DEFAULT_WINDOW, FILL, LARGE_WINDOW, MAX_TRANSFER,
+};
 pub use descs::{
     chunk_range, compress_desc, copy_desc, decompress_desc, desc_op, frame_parts, meta_bytes,
     with_flags, FrameParts,
