@@ -1,29 +1,53 @@
 //! `cdma compress` / `cdma decompress`: the golden model on files.
 
 use crate::{parse_elem, CliResult};
-use cdma_model::ElemWidth;
+use cdma_model::{Codec, ElemType, ElemWidth};
 use std::path::PathBuf;
+
+/// The element types as the command line names them.
+fn parse_type(s: &str) -> Result<ElemType, String> {
+    ElemType::from_name(s).ok_or_else(|| {
+        let names: Vec<String> = ElemType::ALL.iter().map(|t| t.name()).collect();
+        format!("unknown element type `{s}` (one of {})", names.join(", "))
+    })
+}
+
+/// The codecs as the command line names them.
+fn parse_codec(s: &str) -> Result<Codec, String> {
+    Codec::ALL
+        .into_iter()
+        .find(|c| c.name() == s)
+        .ok_or_else(|| format!("unknown codec `{s}` (zvc or zvcx)"))
+}
 
 /// Arguments of `cdma compress`.
 #[derive(clap::Args)]
 pub struct CompressArgs {
-    /// Element width in bits (8, 16 or 32).
-    #[arg(long, value_parser = parse_elem, default_value = "32")]
-    elem: ElemWidth,
+    /// Element width in bits (8, 16 or 32); with --type, the type's width (default 32).
+    #[arg(long, value_parser = parse_elem)]
+    elem: Option<ElemWidth>,
+    /// Element type: f32, bf16, f16, e4m3, e5m2, or raw8/raw16/raw32 (untyped); default:
+    /// untyped elements of --elem. ZVC-X uses the sign, exponent and mantissa of a float type.
+    #[arg(long = "type", value_name = "TYPE", value_parser = parse_type)]
+    elem_type: Option<ElemType>,
+    /// Codec of the compressed chunks: zvc (the paper's, what the DMA engine writes) or zvcx
+    /// (the float-aware block codec; docs/FORMAT.md).
+    #[arg(long, value_parser = parse_codec, default_value = "zvc")]
+    codec: Codec,
     /// Chunk size: each 2^N bytes of input are compressed on their own, or stored raw when
     /// that is not smaller (7..=24; docs/FORMAT.md).
     #[arg(long = "chunk-log2", value_name = "N", default_value_t = cdma_model::layout::CHUNK_LOG2_DEFAULT)]
     chunk_log2: u8,
     /// Raw little-endian tensor file (a whole number of elements).
     input: PathBuf,
-    /// Output frame file (docs/FORMAT.md, version 2).
+    /// Output frame file (docs/FORMAT.md: version 2 for untyped ZVC, else version 3).
     output: PathBuf,
 }
 
 /// Arguments of `cdma decompress`.
 #[derive(clap::Args)]
 pub struct DecompressArgs {
-    /// cdma frame file (docs/FORMAT.md, version 2).
+    /// cdma frame file (docs/FORMAT.md, version 2 or 3).
     input: PathBuf,
     /// Output raw tensor file.
     output: PathBuf,
@@ -39,17 +63,30 @@ fn write(p: &PathBuf, data: &[u8]) -> CliResult {
 
 /// Runs `cdma compress`.
 pub fn compress(a: CompressArgs) -> CliResult {
+    let elem_type = match (a.elem_type, a.elem) {
+        (Some(t), Some(w)) if t.width() != w => {
+            return Err(format!(
+                "--type {t} has {}-bit elements, --elem says {}",
+                t.width().bits(),
+                w.bits()
+            ))
+        }
+        (Some(t), _) => t,
+        (None, w) => ElemType::Raw(w.unwrap_or(ElemWidth::W32)),
+    };
     let data = read(&a.input)?;
-    let frame = cdma_model::compress_chunked(&data, a.elem, a.chunk_log2)
+    let frame = cdma_model::compress_with(&data, a.codec, elem_type, a.chunk_log2)
         .map_err(|e| format!("{}: {e}", a.input.display()))?;
     write(&a.output, &frame)?;
     // Parsing our own output cannot fail; it gives the chunk statistics for the summary.
     let view = cdma_model::FrameView::parse(&frame).map_err(|e| e.to_string())?;
     let raw = view.index().iter().filter(|e| e.raw).count();
     println!(
-        "{} -> {}: {} -> {} bytes, ratio {:.3}x ({} chunks of {} bytes, {} raw)",
+        "{} -> {}: {} {}: {} -> {} bytes, ratio {:.3}x ({} chunks of {} bytes, {} raw)",
         a.input.display(),
         a.output.display(),
+        a.codec,
+        elem_type,
         data.len(),
         frame.len(),
         data.len() as f64 / frame.len() as f64,

@@ -46,6 +46,7 @@ fn every_preset_writes_its_package() {
         ("dw1024", "cdma_dma_top"),
         ("dw512", "cdma_dma_dw512"),
         ("dw256", "cdma_dma_dw256"),
+        ("dw128", "cdma_dma_dw128"),
     ] {
         let dir = fresh_dir(&format!("gen-{preset}"));
         let o = cdma(&["gen", "--preset", preset, "--out", dir.to_str().unwrap()]);

@@ -24,18 +24,38 @@ pub enum FormatError {
         expected: [u8; 4],
     },
     /// The header's version byte is not one this decoder implements.
-    #[error("unsupported format version {version} (this decoder implements version {supported})")]
+    #[error(
+        "unsupported format version {version} (this decoder implements versions 2 and {supported})"
+    )]
     UnsupportedVersion {
         /// Version byte found.
         version: u8,
-        /// Version implemented (2).
+        /// Newest version implemented (3).
         supported: u8,
     },
-    /// The header's codec byte names no known codec.
-    #[error("unknown codec id {codec} (known: 1 = ZVC)")]
+    /// The header's codec byte names no codec of its version (version 2: ZVC only).
+    #[error("unknown codec id {codec} for format version {version} (known: 1 = ZVC, and in version 3 2 = ZVC-X)")]
     UnknownCodec {
         /// Codec byte found.
         codec: u8,
+        /// The frame's version.
+        version: u8,
+    },
+    /// A version 3 header's `elem_type` byte names no element type.
+    #[error("unknown element type code {code} (known: 0 = raw, 1 = f32, 2 = bf16, 3 = f16, 4 = e4m3, 5 = e5m2)")]
+    UnknownElemType {
+        /// Type code found.
+        code: u8,
+    },
+    /// A version 3 header's float element type is not as wide as its `elem_bits`.
+    #[error("element type {elem_type} is {type_bits} bits wide but the header's elem_bits is {elem_bits}")]
+    ElemTypeWidthMismatch {
+        /// The type's name.
+        elem_type: &'static str,
+        /// Its width.
+        type_bits: u32,
+        /// The header's `elem_bits`.
+        elem_bits: u32,
     },
     /// An element width other than 8, 16 or 32 bits (from a header or an API call).
     #[error("element width of {bits} bits is not supported (must be 8, 16 or 32)")]
@@ -247,6 +267,9 @@ pub enum FormatError {
         /// Total payload length.
         payload_len: usize,
     },
+    /// A ZVC-X chunk payload breaks one of the ZVC-X decoding rules.
+    #[error("{0}")]
+    ZvcX(crate::zvcx::ZvcxError),
     /// The compressor's input is not a whole number of elements.
     #[error(
         "input of {len} bytes is not a whole number of {elem_bytes}-byte elements ({} bytes too many)",

@@ -1,15 +1,15 @@
-//! The chunked frame (docs/FORMAT.md, version 2): `header ‖ index ‖ payload`.
+//! The chunked frame (docs/FORMAT.md, versions 2 and 3): `header ‖ index ‖ payload`.
 //!
 //! The input is cut into chunks of `2^chunk_log2` bytes (the last may be shorter); each chunk
-//! is ZVC-encoded on its own ([`crate::zvc`]) and stored compressed iff that is strictly
-//! smaller than the chunk, raw otherwise, so a frame is never more than `32 + 4·n_chunks`
+//! is encoded on its own by the frame's codec ([`crate::zvc`] or [`crate::zvcx`]) and stored
+//! compressed iff that is strictly smaller than the chunk, raw otherwise, so a frame is never more than `32 + 4·n_chunks`
 //! bytes larger than its input. Chunks are independent: [`FrameView::chunk`] decodes any one
 //! of them from the index alone, and the DMA engine streams them with a bounded buffer.
 
 use std::ops::Range;
 
 use crate::layout::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
-use crate::{zvc, ElemWidth, FormatError};
+use crate::{zvc, zvcx, Codec, ElemType, ElemWidth, FormatError};
 
 /// Compresses `data` (a tensor of `elem`-wide elements) into a frame with the default chunk
 /// size (`2^12` = 4 KiB). See [`compress_chunked`].
@@ -45,6 +45,32 @@ pub fn compress_chunked_into(
     chunk_log2: u8,
     out: &mut Vec<u8>,
 ) -> Result<(), FormatError> {
+    compress_with_into(data, Codec::Zvc, ElemType::Raw(elem), chunk_log2, out)
+}
+
+/// Compresses `data` (elements of `elem_type`) with `codec` into a frame with chunks of
+/// `2^chunk_log2` bytes: version 2 for raw elements and ZVC (exactly [`compress_chunked`]),
+/// else version 3. Errors as [`compress_chunked`].
+pub fn compress_with(
+    data: &[u8],
+    codec: Codec,
+    elem_type: ElemType,
+    chunk_log2: u8,
+) -> Result<Vec<u8>, FormatError> {
+    let mut out = Vec::new();
+    compress_with_into(data, codec, elem_type, chunk_log2, &mut out)?;
+    Ok(out)
+}
+
+/// Like [`compress_with`], appending to `out`. On error `out` is unchanged.
+pub fn compress_with_into(
+    data: &[u8],
+    codec: Codec,
+    elem_type: ElemType,
+    chunk_log2: u8,
+    out: &mut Vec<u8>,
+) -> Result<(), FormatError> {
+    let elem = elem_type.width();
     // Validate everything before touching `out`, so an error leaves it as it was.
     zvc::check_whole_elements(data.len(), elem)?;
     layout::check_chunk_log2(chunk_log2)?;
@@ -58,12 +84,13 @@ pub fn compress_chunked_into(
     out.resize(start + meta, 0);
     let index_at = start + HEADER_LEN;
     for (i, chunk) in data.chunks(1 << chunk_log2).enumerate() {
-        let e = encode_chunk(chunk, elem, out);
+        let e = encode_chunk_with(chunk, codec, elem_type, out);
         let at = index_at + i * INDEX_ENTRY_LEN;
         out[at..at + INDEX_ENTRY_LEN].copy_from_slice(&e.to_word().to_le_bytes());
     }
     let header = Header {
-        elem,
+        codec,
+        elem_type,
         chunk_log2,
         n_chunks,
         uncompressed_len: data.len() as u64,
@@ -77,11 +104,25 @@ pub fn compress_chunked_into(
 /// payload if it is strictly smaller than the chunk, else the chunk itself (raw). The
 /// chunk must be a whole number of elements and at most `2^24` bytes (callers check).
 pub fn encode_chunk(chunk: &[u8], elem: ElemWidth, out: &mut Vec<u8>) -> IndexEntry {
+    encode_chunk_with(chunk, Codec::Zvc, ElemType::Raw(elem), out)
+}
+
+/// Like [`encode_chunk`] with `codec` over elements of `elem_type`.
+pub fn encode_chunk_with(
+    chunk: &[u8],
+    codec: Codec,
+    elem_type: ElemType,
+    out: &mut Vec<u8>,
+) -> IndexEntry {
     debug_assert!(chunk.len() <= 1 << layout::CHUNK_LOG2_MAX);
     let at = out.len();
     // Encoding and then falling back costs one wasted encode on incompressible chunks, but
     // keeps a single pass over compressible ones (the common case for activations).
-    zvc::encode_into(chunk, elem, out).expect("caller checked whole elements");
+    match codec {
+        Codec::Zvc => zvc::encode_into(chunk, elem_type.width(), out),
+        Codec::ZvcX => zvcx::encode_into(chunk, elem_type, out),
+    }
+    .expect("caller checked whole elements");
     let stored = out.len() - at;
     if stored < chunk.len() {
         IndexEntry {
@@ -109,12 +150,35 @@ pub fn decode_chunk(
     elem: ElemWidth,
     out: &mut Vec<u8>,
 ) -> Result<(), FormatError> {
+    decode_chunk_with(
+        stored,
+        entry,
+        chunk_len,
+        Codec::Zvc,
+        ElemType::Raw(elem),
+        out,
+    )
+}
+
+/// Like [`decode_chunk`] for a frame of `codec` over elements of `elem_type`.
+pub fn decode_chunk_with(
+    stored: &[u8],
+    entry: IndexEntry,
+    chunk_len: usize,
+    codec: Codec,
+    elem_type: ElemType,
+    out: &mut Vec<u8>,
+) -> Result<(), FormatError> {
+    let n = chunk_len / elem_type.width().bytes();
     if entry.raw {
         debug_assert_eq!(stored.len(), chunk_len);
         out.extend_from_slice(stored);
         Ok(())
     } else {
-        zvc::decode_into(stored, elem, chunk_len / elem.bytes(), out)
+        match codec {
+            Codec::Zvc => zvc::decode_into(stored, elem_type.width(), n, out),
+            Codec::ZvcX => zvcx::decode_into(stored, elem_type, n, out),
+        }
     }
 }
 
@@ -152,8 +216,8 @@ impl<'a> FrameView<'a> {
         // uncompressed_len by 2^32 chunks of 2^24 bytes.
         if header.uncompressed_len > isize::MAX as u64 {
             return Err(FormatError::OutputTooLarge {
-                n_elems: header.uncompressed_len / header.elem.bytes() as u64,
-                elem_bytes: header.elem.bytes(),
+                n_elems: header.uncompressed_len / header.elem().bytes() as u64,
+                elem_bytes: header.elem().bytes(),
                 max: isize::MAX as u64,
             });
         }
@@ -174,7 +238,12 @@ impl<'a> FrameView<'a> {
         let mut sum = 0u64;
         for i in 0..n {
             let e = IndexEntry::read(index_bytes, i);
-            e.check(i as u32, header.chunk_len(i as u64), header.elem)?;
+            e.check(
+                i as u32,
+                header.chunk_len(i as u64),
+                header.codec,
+                header.elem(),
+            )?;
             offsets.push(sum);
             sum += u64::from(e.stored_len);
             index.push(e);
@@ -269,11 +338,12 @@ impl<'a> FrameView<'a> {
         let r = self.stored_range(i)?;
         let e = self.index[i];
         let chunk_len = self.header.chunk_len(i as u64) as usize;
-        decode_chunk(
+        decode_chunk_with(
             &self.payload[r.clone()],
             e,
             chunk_len,
-            self.header.elem,
+            self.header.codec,
+            self.header.elem_type,
             out,
         )
         .map_err(|source| FormatError::BadChunk {
@@ -289,14 +359,19 @@ impl<'a> FrameView<'a> {
     pub fn decompress_into(&self, out: &mut Vec<u8>) -> Result<(), FormatError> {
         let start = out.len();
         // Reserve what the frame can really expand to: a ZVC chunk needs a 4-byte mask per
-        // 32 elements (at most 32 output bytes per stored byte), so a forged header that
+        // 32 elements (at most 32 output bytes per stored byte), a ZVC-X chunk 2 bits per 32
+        // elements (4 blocks of 32·E/8 bytes per stored byte), so a forged header that
         // promises far more data than its payload can hold costs no large allocation.
+        let per_byte = match self.header.codec {
+            Codec::Zvc => 32,
+            Codec::ZvcX => 4 * 32 * self.header.elem().bytes() as u64,
+        };
         let bound: u64 = (0..self.index.len())
             .map(|i| {
                 let stored = u64::from(self.index[i].stored_len);
                 self.header
                     .chunk_len(i as u64)
-                    .min(stored.saturating_mul(32))
+                    .min(stored.saturating_mul(per_byte))
             })
             .sum();
         out.reserve(bound as usize);

@@ -1,4 +1,4 @@
-//! The chunked frame of docs/FORMAT.md (version 2) as typed values.
+//! The chunked frame of docs/FORMAT.md (versions 2 and 3) as typed values.
 //!
 //! The layout itself (offsets, sizes, bit positions, constants) is defined once, in
 //! [`cdma_spec::frame`], and re-exported here; this module only adds the typed [`Header`] and
@@ -9,20 +9,22 @@
 pub use cdma_spec::field::{markdown_bits, markdown_fields, BitField, Field};
 pub use cdma_spec::frame::{
     meta_len, n_chunks, BLOCK_ELEMS, CHUNK_LOG2_DEFAULT, CHUNK_LOG2_FIELD, CHUNK_LOG2_MAX,
-    CHUNK_LOG2_MIN, CODEC_FIELD, CODEC_ZVC, ELEM_BITS_FIELD, HEADER_FIELDS, HEADER_LEN,
-    INDEX_ENTRY_LEN, INDEX_FIELDS, INDEX_RAW, INDEX_SIZE, MAGIC, MAGIC_FIELD, MASK_BYTES,
-    N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD, UNCOMPRESSED_LEN_FIELD, VERSION,
-    VERSION_FIELD,
+    CHUNK_LOG2_MIN, CODEC_FIELD, CODEC_ZVC, CODEC_ZVCX, ELEM_BITS_FIELD, ELEM_TYPE_FIELD,
+    HEADER_FIELDS, HEADER_FIELDS_TYPED, HEADER_LEN, INDEX_ENTRY_LEN, INDEX_FIELDS, INDEX_RAW,
+    INDEX_SIZE, MAGIC, MAGIC_FIELD, MASK_BYTES, N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD,
+    RESERVED_TYPED_FIELD, UNCOMPRESSED_LEN_FIELD, VERSION, VERSION_FIELD, VERSION_TYPED,
 };
 
-use crate::{ElemWidth, FormatError};
+use crate::{Codec, ElemType, ElemWidth, FormatError};
 
-/// A decoded frame header (magic, version, codec and reserved are implied: this crate writes
-/// and reads only version 2 / ZVC with reserved 0).
+/// A decoded frame header (magic and reserved bytes are implied; the version follows from
+/// the type and codec: 2 for raw elements and ZVC, else 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// Element width.
-    pub elem: ElemWidth,
+    /// Codec of the compressed chunks.
+    pub codec: Codec,
+    /// Element type (and so width).
+    pub elem_type: ElemType,
     /// Chunks are `2^chunk_log2` uncompressed bytes (the last one may be shorter).
     pub chunk_log2: u8,
     /// Number of chunks = index entries.
@@ -48,15 +50,31 @@ pub fn check_chunk_log2(chunk_log2: u8) -> Result<(), FormatError> {
 }
 
 impl Header {
+    /// Element width.
+    pub fn elem(&self) -> ElemWidth {
+        self.elem_type.width()
+    }
+
+    /// The version this header is written as: 2 (readable by version 2 decoders) for raw
+    /// elements and ZVC, else 3.
+    pub fn version(&self) -> u8 {
+        match (self.codec, self.elem_type) {
+            (Codec::Zvc, ElemType::Raw(_)) => VERSION,
+            _ => VERSION_TYPED,
+        }
+    }
+
     /// Writes the header into `dst[..HEADER_LEN]` (`dst` must be at least 32 bytes).
     pub fn write(&self, dst: &mut [u8]) {
         dst[MAGIC_FIELD.offset..MAGIC_FIELD.end()].copy_from_slice(&MAGIC);
-        VERSION_FIELD.put(dst, u64::from(VERSION));
-        CODEC_FIELD.put(dst, u64::from(CODEC_ZVC));
-        ELEM_BITS_FIELD.put(dst, u64::from(self.elem.bits()));
+        VERSION_FIELD.put(dst, u64::from(self.version()));
+        CODEC_FIELD.put(dst, u64::from(self.codec.id()));
+        ELEM_BITS_FIELD.put(dst, u64::from(self.elem().bits()));
         CHUNK_LOG2_FIELD.put(dst, u64::from(self.chunk_log2));
         N_CHUNKS_FIELD.put(dst, u64::from(self.n_chunks));
-        RESERVED_FIELD.put(dst, 0);
+        // Version 2's reserved word is elem_type 0 and three reserved bytes.
+        ELEM_TYPE_FIELD.put(dst, u64::from(self.elem_type.code()));
+        RESERVED_TYPED_FIELD.put(dst, 0);
         UNCOMPRESSED_LEN_FIELD.put(dst, self.uncompressed_len);
         PAYLOAD_LEN_FIELD.put(dst, self.payload_len);
     }
@@ -89,23 +107,29 @@ impl Header {
             });
         }
         let version = VERSION_FIELD.get(frame) as u8;
-        if version != VERSION {
+        if version != VERSION && version != VERSION_TYPED {
             return Err(FormatError::UnsupportedVersion {
                 version,
-                supported: VERSION,
+                supported: VERSION_TYPED,
             });
         }
-        let codec = CODEC_FIELD.get(frame) as u8;
-        if codec != CODEC_ZVC {
-            return Err(FormatError::UnknownCodec { codec });
-        }
+        let id = CODEC_FIELD.get(frame) as u8;
+        let codec = match Codec::from_id(id) {
+            Some(c) if version == VERSION_TYPED || c == Codec::Zvc => c,
+            _ => return Err(FormatError::UnknownCodec { codec: id, version }),
+        };
         let elem = ElemWidth::from_bits(ELEM_BITS_FIELD.get(frame) as u32)?;
         let chunk_log2 = CHUNK_LOG2_FIELD.get(frame) as u8;
         check_chunk_log2(chunk_log2)?;
-        let reserved = RESERVED_FIELD.get(frame) as u32;
+        let reserved = if version == VERSION {
+            RESERVED_FIELD.get(frame)
+        } else {
+            RESERVED_TYPED_FIELD.get(frame)
+        } as u32;
         if reserved != 0 {
             return Err(FormatError::ReservedNonZero { value: reserved });
         }
+        let elem_type = ElemType::from_code(ELEM_TYPE_FIELD.get(frame) as u8, elem)?;
         let uncompressed_len = UNCOMPRESSED_LEN_FIELD.get(frame);
         if !uncompressed_len.is_multiple_of(elem.bytes() as u64) {
             return Err(FormatError::UncompressedLenNotWholeElements {
@@ -124,7 +148,8 @@ impl Header {
             });
         }
         Ok(Header {
-            elem,
+            codec,
+            elem_type,
             chunk_log2,
             n_chunks,
             uncompressed_len,
@@ -203,9 +228,16 @@ impl IndexEntry {
         IndexEntry::from_word(u32::from_le_bytes(w))
     }
 
-    /// Checks the entry of chunk `chunk` (uncompressed size `chunk_len`): rules 11–13 of
-    /// docs/FORMAT.md, in that order. The DMA engine applies the same checks (BAD_INDEX).
-    pub fn check(self, chunk: u32, chunk_len: u64, elem: ElemWidth) -> Result<(), FormatError> {
+    /// Checks the entry of chunk `chunk` (uncompressed size `chunk_len`) of a frame of
+    /// `codec` and `elem`: rules 11–13 of docs/FORMAT.md, in that order (13 for ZVC only).
+    /// The DMA engine applies the same checks (BAD_INDEX).
+    pub fn check(
+        self,
+        chunk: u32,
+        chunk_len: u64,
+        codec: Codec,
+        elem: ElemWidth,
+    ) -> Result<(), FormatError> {
         let stored = u64::from(self.stored_len);
         if self.raw {
             if stored != chunk_len {
@@ -223,7 +255,7 @@ impl IndexEntry {
                     chunk_len,
                 });
             }
-            if !stored.is_multiple_of(elem.bytes() as u64) {
+            if codec == Codec::Zvc && !stored.is_multiple_of(elem.bytes() as u64) {
                 return Err(FormatError::ZvcChunkNotWholeElements {
                     chunk,
                     stored_len: self.stored_len,
@@ -242,7 +274,8 @@ mod tests {
     #[test]
     fn header_bytes_round_trip() {
         let h = Header {
-            elem: ElemWidth::W16,
+            codec: Codec::Zvc,
+            elem_type: ElemType::Raw(ElemWidth::W16),
             chunk_log2: 9,
             n_chunks: 0x0A0B_0C0D,
             uncompressed_len: 0x0102_0304_0506_0708,
@@ -257,12 +290,28 @@ mod tests {
             ]
         );
         assert_eq!(MAGIC, [0x63, 0x44, 0x4D, 0x41]);
+        // Typed or ZVC-X: version 3, the type in byte 12.
+        let t = Header {
+            codec: Codec::ZvcX,
+            elem_type: ElemType::Bf16,
+            ..h
+        };
+        let b = t.to_bytes();
+        assert_eq!(b[4..8], [3, 2, 16, 9]);
+        assert_eq!(b[12..16], [2, 0, 0, 0]);
+        let consistent = Header {
+            n_chunks: 2,
+            uncompressed_len: 1000,
+            ..t
+        };
+        assert_eq!(Header::parse(&consistent.to_bytes()), Ok(consistent));
     }
 
     #[test]
     fn chunk_geometry() {
         let h = Header {
-            elem: ElemWidth::W8,
+            codec: Codec::Zvc,
+            elem_type: ElemType::Raw(ElemWidth::W8),
             chunk_log2: 7,
             n_chunks: 3,
             uncompressed_len: 300,

@@ -10,6 +10,8 @@
 //! * [`compress`] / [`compress_chunked`] / [`decompress`] work on whole chunked frames
 //!   (32-byte header, chunk index, payload); [`FrameView`] decodes single chunks.
 //! * [`zvc`] encodes / decodes one chunk's ZVC payload, exactly the bytes the RTL produces.
+//! * [`zvcx`] encodes / decodes one chunk's ZVC-X payload (the float-aware block codec);
+//!   [`ElemType`] and [`Codec`] say what a frame holds.
 //! * [`layout`] re-exports the frame layout of `cdma_spec::frame` with typed header and index
 //!   entries; a test checks docs/FORMAT.md against it.
 //! * [`dma`] is the golden model of the DMA engine: descriptor chains over a byte memory.
@@ -21,19 +23,23 @@
 #![warn(missing_docs)]
 
 pub mod dma;
+mod elem_type;
 pub mod frame;
 pub mod layout;
 pub mod paged;
 pub mod rng;
 pub mod synthetic;
 pub mod zvc;
+pub mod zvcx;
 
 mod error;
 
+pub use elem_type::{Codec, ElemType};
 pub use error::FormatError;
 pub use frame::{
-    compress, compress_chunked, compress_chunked_into, compress_into, decode_chunk, decompress,
-    decompress_into, encode_chunk, FrameView,
+    compress, compress_chunked, compress_chunked_into, compress_into, compress_with,
+    compress_with_into, decode_chunk, decode_chunk_with, decompress, decompress_into, encode_chunk,
+    encode_chunk_with, FrameView,
 };
 
 /// Width of one tensor element. The codec never interprets elements as numbers; the width

@@ -179,7 +179,8 @@ fn chunk_larger_than_input_is_one_chunk() {
 fn forged_huge_frame_fails_without_allocating_its_claimed_size() {
     let n: u32 = 1 << 16;
     let h = layout::Header {
-        elem: ElemWidth::W32,
+        codec: cdma_model::Codec::Zvc,
+        elem_type: cdma_model::ElemType::Raw(ElemWidth::W32),
         chunk_log2: 24,
         n_chunks: n,
         uncompressed_len: u64::from(n) << 24,

@@ -2,7 +2,7 @@
 //! from the layouts the model (and the RTL generator) use.
 
 use cdma_spec::field::{markdown_bits, markdown_fields};
-use cdma_spec::{csr, desc, error, frame};
+use cdma_spec::{csr, desc, error, frame, zvcx};
 
 fn check(doc: &str, name: &str, tables: &[(&str, String)]) {
     for (what, t) in tables {
@@ -19,8 +19,14 @@ fn format_md_contains_the_frame_tables() {
         include_str!("../../docs/FORMAT.md"),
         "docs/FORMAT.md",
         &[
-            ("header", markdown_fields(&frame::HEADER_FIELDS, false)),
+            (
+                "header",
+                markdown_fields(&frame::HEADER_FIELDS_TYPED, false),
+            ),
             ("index entry", markdown_bits(&frame::INDEX_FIELDS)),
+            ("element type", zvcx::markdown_types()),
+            ("ZVC-X mode", zvcx::markdown_modes()),
+            ("ZVC-X exponent delta", zvcx::markdown_deltas()),
         ],
     );
 }
@@ -58,6 +64,9 @@ fn readme_contains_the_header_table() {
     check(
         include_str!("../../README.md"),
         "README.md",
-        &[("header", markdown_fields(&frame::HEADER_FIELDS, false))],
+        &[(
+            "header",
+            markdown_fields(&frame::HEADER_FIELDS_TYPED, false),
+        )],
     );
 }

@@ -3,8 +3,10 @@
 
 use std::collections::BTreeSet;
 
+use cdma_model::zvcx::ZvcxError;
 use cdma_model::{
-    compress, compress_chunked, decompress, layout, zvc, ElemWidth, FormatError, FrameView,
+    compress, compress_chunked, compress_with, decompress, layout, zvc, Codec, ElemType, ElemWidth,
+    FormatError, FrameView,
 };
 
 /// Name of a variant. The match has no wildcard, so adding a variant without extending this
@@ -36,10 +38,13 @@ fn variant(e: &FormatError) -> &'static str {
         FormatError::InputNotWholeElements { .. } => "InputNotWholeElements",
         FormatError::TooManyChunks { .. } => "TooManyChunks",
         FormatError::ChunkOutOfRange { .. } => "ChunkOutOfRange",
+        FormatError::UnknownElemType { .. } => "UnknownElemType",
+        FormatError::ElemTypeWidthMismatch { .. } => "ElemTypeWidthMismatch",
+        FormatError::ZvcX(_) => "ZvcX",
     }
 }
 
-const ALL_VARIANTS: [&str; 25] = [
+const ALL_VARIANTS: [&str; 28] = [
     "HeaderTooShort",
     "BadMagic",
     "UnsupportedVersion",
@@ -65,6 +70,9 @@ const ALL_VARIANTS: [&str; 25] = [
     "InputNotWholeElements",
     "TooManyChunks",
     "ChunkOutOfRange",
+    "UnknownElemType",
+    "ElemTypeWidthMismatch",
+    "ZvcX",
 ];
 
 /// A valid E=32 frame of 72 elements in chunks of 2^7 bytes (128, 128, 32 bytes):
@@ -130,13 +138,58 @@ fn cases() -> Vec<Case> {
         decompress(&patch(&good, 4, &[1])),
         FormatError::UnsupportedVersion {
             version: 1,
-            supported: 2,
+            supported: 3,
         },
     ));
     v.push((
         "codec 0",
         decompress(&patch(&good, 5, &[0])),
-        FormatError::UnknownCodec { codec: 0 },
+        FormatError::UnknownCodec {
+            codec: 0,
+            version: 2,
+        },
+    ));
+    v.push((
+        "codec 2 (ZVC-X) in a version 2 frame",
+        decompress(&patch(&good, 5, &[2])),
+        FormatError::UnknownCodec {
+            codec: 2,
+            version: 2,
+        },
+    ));
+    // Version 3: byte 12 is the element type.
+    let typed = compress_with(&[0u8; 64], Codec::ZvcX, ElemType::F16, 7).unwrap();
+    assert_eq!(typed[4..6], [3, 2]);
+    v.push((
+        "version 3, elem_type 6",
+        decompress(&patch(&typed, 12, &[6])),
+        FormatError::UnknownElemType { code: 6 },
+    ));
+    v.push((
+        "version 3, elem_type f32 (1) with elem_bits 16",
+        decompress(&patch(&typed, 12, &[1])),
+        FormatError::ElemTypeWidthMismatch {
+            elem_type: "f32",
+            type_bits: 32,
+            elem_bits: 16,
+        },
+    ));
+    v.push((
+        "version 2, byte 12 set (part of its reserved word)",
+        decompress(&patch(&good, 12, &[1])),
+        FormatError::ReservedNonZero { value: 1 },
+    ));
+    // 32 zero f16 elements: one "00" block, padded: payload byte 0x00 at offset 36. A set
+    // padding bit is a ZVC-X payload error inside chunk 0.
+    v.push((
+        "ZVC-X padding bit set",
+        decompress(&patch(&typed, 36, &[0x04])),
+        bad_chunk(
+            0,
+            0,
+            1,
+            FormatError::ZvcX(ZvcxError::PaddingNotZero { value: 1 }),
+        ),
     ));
     v.push((
         "elem_bits 24",

@@ -53,7 +53,7 @@ fn encode_like(data: &[u8], like: &FrameView) -> Vec<u8> {
                 raw: true,
             }
         } else {
-            cdma_model::encode_chunk(chunk, h.elem, &mut payload)
+            cdma_model::encode_chunk_with(chunk, h.codec, h.elem_type, &mut payload)
         };
         index.extend_from_slice(&e.to_word().to_le_bytes());
     }
@@ -70,7 +70,7 @@ fn assert_canonical(frame: &[u8], data: &[u8]) -> Result<(), TestCaseError> {
     let v = FrameView::parse(frame).unwrap();
     prop_assert_eq!(encode_like(data, &v), frame.to_vec());
     // A frame whose chunks are all stored as the compressor decides is its output.
-    let default = compress_chunked(data, v.header().elem, v.header().chunk_log2).unwrap();
+    let default = compress_chunked(data, v.header().elem(), v.header().chunk_log2).unwrap();
     let raw_by_choice = v
         .index()
         .iter()

@@ -1,4 +1,4 @@
-//! The chunked frame (format version 2): header, chunk index, payload.
+//! The chunked frame (format versions 2 and 3): header, chunk index, payload.
 //!
 //! A frame is `header ‖ index ‖ payload`. The source is cut into chunks of `2^chunk_log2`
 //! uncompressed bytes (the last one may be shorter); each chunk is ZVC-compressed on its own and
@@ -21,14 +21,14 @@ pub const VERSION_FIELD: Field = Field {
     name: "version",
     offset: 4,
     size: 1,
-    description: "2 (chunked frame)",
+    description: "3 (typed chunked frame), or 2 (untyped: `elem_type` raw and codec ZVC)",
 };
 /// `codec`: encoding of the compressed chunks.
 pub const CODEC_FIELD: Field = Field {
     name: "codec",
     offset: 5,
     size: 1,
-    description: "1 = ZVC",
+    description: "1 = ZVC, 2 = ZVC-X (version 3 only)",
 };
 /// `elem_bits`: element width.
 pub const ELEM_BITS_FIELD: Field = Field {
@@ -51,11 +51,27 @@ pub const N_CHUNKS_FIELD: Field = Field {
     size: 4,
     description: "number of chunks = index entries = `ceil(uncompressed_len / 2^chunk_log2)`",
 };
-/// `reserved`: must be zero.
+/// `reserved`: must be zero. In a version 2 frame bytes 12–15 are this one reserved word
+/// (what the DMA engine checks today); version 3 splits it into [`ELEM_TYPE_FIELD`] and
+/// [`RESERVED_TYPED_FIELD`].
 pub const RESERVED_FIELD: Field = Field {
     name: "reserved",
     offset: 12,
     size: 4,
+    description: "0",
+};
+/// `elem_type` (version 3): the element type, a code of `crate::zvcx::ELEM_TYPES`.
+pub const ELEM_TYPE_FIELD: Field = Field {
+    name: "elem_type",
+    offset: 12,
+    size: 1,
+    description: "element type (table below); 0 = raw; a float type's width is `elem_bits`",
+};
+/// `reserved` (version 3): must be zero.
+pub const RESERVED_TYPED_FIELD: Field = Field {
+    name: "reserved",
+    offset: 13,
+    size: 3,
     description: "0",
 };
 /// `uncompressed_len`: bytes of original data.
@@ -73,7 +89,8 @@ pub const PAYLOAD_LEN_FIELD: Field = Field {
     description: "bytes of payload = sum of the index's stored sizes",
 };
 
-/// All header fields in offset order; they tile `0..HEADER_LEN` (tested).
+/// All header fields of a version 2 frame in offset order; they tile `0..HEADER_LEN`
+/// (tested).
 pub const HEADER_FIELDS: [Field; 9] = [
     MAGIC_FIELD,
     VERSION_FIELD,
@@ -86,14 +103,34 @@ pub const HEADER_FIELDS: [Field; 9] = [
     PAYLOAD_LEN_FIELD,
 ];
 
+/// All header fields of a version 3 frame in offset order (docs/FORMAT.md's table).
+pub const HEADER_FIELDS_TYPED: [Field; 10] = [
+    MAGIC_FIELD,
+    VERSION_FIELD,
+    CODEC_FIELD,
+    ELEM_BITS_FIELD,
+    CHUNK_LOG2_FIELD,
+    N_CHUNKS_FIELD,
+    ELEM_TYPE_FIELD,
+    RESERVED_TYPED_FIELD,
+    UNCOMPRESSED_LEN_FIELD,
+    PAYLOAD_LEN_FIELD,
+];
+
 /// Length of the frame header in bytes.
 pub const HEADER_LEN: usize = 32;
 /// The magic bytes, ASCII `cDMA`.
 pub const MAGIC: [u8; 4] = *b"cDMA";
-/// The format version written and read.
+/// The format version of an untyped ZVC frame (element type raw, codec ZVC): what the DMA
+/// engine writes and reads today, and what writers still write for such frames so version 2
+/// readers read them.
 pub const VERSION: u8 = 2;
+/// The format version of a typed frame (`elem_type` byte; codec ZVC or ZVC-X).
+pub const VERSION_TYPED: u8 = 3;
 /// Codec id of zero-value compression.
 pub const CODEC_ZVC: u8 = 1;
+/// Codec id of ZVC-X, the float-aware block codec (`crate::zvcx`).
+pub const CODEC_ZVCX: u8 = 2;
 /// Elements per ZVC block (one mask bit each).
 pub const BLOCK_ELEMS: usize = 32;
 /// Bytes of a ZVC block mask.
@@ -119,7 +156,7 @@ pub const INDEX_RAW: BitField = BitField {
     name: "raw",
     lsb: 31,
     width: 1,
-    description: "1: stored raw, `stored_len` = its uncompressed size; 0: ZVC, `stored_len` < its uncompressed size",
+    description: "1: stored raw, `stored_len` = its uncompressed size; 0: compressed by the frame's codec, `stored_len` < its uncompressed size",
 };
 /// All index entry fields.
 pub const INDEX_FIELDS: [BitField; 2] = [INDEX_SIZE, INDEX_RAW];
@@ -142,6 +179,7 @@ mod tests {
     #[test]
     fn header_fields_tile_the_header() {
         check_tiling(&HEADER_FIELDS, HEADER_LEN).unwrap();
+        check_tiling(&HEADER_FIELDS_TYPED, HEADER_LEN).unwrap();
         assert_eq!(MAGIC_FIELD.size, MAGIC.len());
         check_bits(&INDEX_FIELDS, 32).unwrap();
     }

@@ -338,7 +338,7 @@ pub fn markdown_deltas() -> String {
             (m, 0) => (format!("±{m}"), "sign bit".to_string()),
             (m, x) => (
                 format!("±{m}…{}", m + (1 << x) - 1),
-                format!("sign bit, {x}-bit |delta| − {m}"),
+                format!("sign bit, {x}-bit magnitude − {m}"),
             ),
         };
         s += &format!("| `{}` | {} | {} |\n", c.prefix, range, then);

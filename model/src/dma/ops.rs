@@ -180,7 +180,8 @@ fn compress(
         return OpResult::streaming(code::WRITE_ERROR, unspec);
     }
     let header = Header {
-        elem,
+        codec: crate::Codec::Zvc,
+        elem_type: crate::ElemType::Raw(elem),
         chunk_log2,
         n_chunks: n as u32,
         uncompressed_len: len,
@@ -209,9 +210,9 @@ fn decompress(
     let Ok(h) = Header::parse(&hb) else {
         return OpResult::early(code::BAD_HEADER);
     };
-    // The frame must hold the elements the descriptor names (a width the engine does not
-    // compress was refused in step 3).
-    if h.elem != elem {
+    // The engine reads untyped ZVC frames (version 2) only; the frame must hold the elements
+    // the descriptor names (a width the engine does not compress was refused in step 3).
+    if layout::VERSION_FIELD.get(&hb) != u64::from(layout::VERSION) || h.elem() != elem {
         return OpResult::early(code::BAD_HEADER);
     }
     if h.chunk_log2 > cfg.chunk_log2_max() {
@@ -249,7 +250,9 @@ fn decompress(
             return stop(i, code::READ_ERROR);
         };
         let e = IndexEntry::read(&word, 0);
-        if e.check(i, h.chunk_len(u64::from(i)), elem).is_err() {
+        if e.check(i, h.chunk_len(u64::from(i)), h.codec, elem)
+            .is_err()
+        {
             return stop(i, code::BAD_INDEX);
         }
         let end = off + u64::from(e.stored_len);
