@@ -16,6 +16,7 @@ fn analyze_chunked_size_equals_compress_output_size() {
         ("vgg16.coffee.conv4_2.relu.f32", "32"),
         ("fmnist.step0050.conv2_1.relu.bf16", "16"),
         ("vgg16.chelsea.pool5.maxpool.f16", "16"),
+        ("vgg16.rocket.conv3_3.relu.e4m3", "8"),
     ] {
         let input: PathBuf = corpus.join(format!("{name}.bin"));
         let frame = dir.join(format!("{name}.cdma"));

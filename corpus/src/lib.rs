@@ -28,6 +28,8 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+pub mod fp8;
+
 /// Element type of a corpus tensor. Bit patterns are stored raw; see [`Dtype::elem_bits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -38,17 +40,28 @@ pub enum Dtype {
     Bf16,
     /// IEEE 754 binary16.
     F16,
+    /// FP8 E4M3 (OCP/NVIDIA "fn" variant: no infinity, only `S.1111.111` is NaN, max 448).
+    E4m3,
+    /// FP8 E5M2 (IEEE-like: exponent `11111` is infinity or NaN, max 57344).
+    E5m2,
 }
 
 impl Dtype {
     /// All dtypes, in manifest order.
-    pub const ALL: [Dtype; 3] = [Dtype::F32, Dtype::Bf16, Dtype::F16];
+    pub const ALL: [Dtype; 5] = [
+        Dtype::F32,
+        Dtype::Bf16,
+        Dtype::F16,
+        Dtype::E4m3,
+        Dtype::E5m2,
+    ];
 
     /// Element width in bits (the `E` of the ZVC format).
     pub fn elem_bits(self) -> u32 {
         match self {
             Dtype::F32 => 32,
             Dtype::Bf16 | Dtype::F16 => 16,
+            Dtype::E4m3 | Dtype::E5m2 => 8,
         }
     }
 
@@ -57,12 +70,14 @@ impl Dtype {
         self.elem_bits() as usize / 8
     }
 
-    /// Name used in file names and in the manifest: `f32`, `bf16`, `f16`.
+    /// Name used in file names and in the manifest: `f32`, `bf16`, `f16`, `e4m3`, `e5m2`.
     pub fn name(self) -> &'static str {
         match self {
             Dtype::F32 => "f32",
             Dtype::Bf16 => "bf16",
             Dtype::F16 => "f16",
+            Dtype::E4m3 => "e4m3",
+            Dtype::E5m2 => "e5m2",
         }
     }
 
@@ -71,13 +86,33 @@ impl Dtype {
         Dtype::ALL.into_iter().find(|d| d.name() == name)
     }
 
-    /// Mask of the exponent field; an element is non-finite iff all of these bits are set.
+    /// Mask of the exponent field. For every dtype but e4m3 an element is non-finite iff all of
+    /// these bits are set; see [`Dtype::is_non_finite`].
     pub fn exponent_mask(self) -> u32 {
         match self {
             Dtype::F32 => 0x7F80_0000,
             Dtype::Bf16 => 0x7F80,
             Dtype::F16 => 0x7C00,
+            Dtype::E4m3 => 0x78,
+            Dtype::E5m2 => 0x7C,
         }
+    }
+
+    /// Whether the element `bits` is an infinity or a NaN: an all-ones exponent, except in e4m3,
+    /// whose only non-finite patterns are the NaNs `S.1111.111` (exponent 1111 is otherwise a
+    /// normal binade, 256..=448).
+    pub fn is_non_finite(self, bits: u32) -> bool {
+        let m = match self {
+            Dtype::E4m3 => 0x7F,
+            d => d.exponent_mask(),
+        };
+        bits & m == m
+    }
+
+    /// Whether this is one of the 8-bit float types (e4m3, e5m2), whose corpus entries are
+    /// scaled casts of an f32 entry (see [`Entry::fp8_scale`]).
+    pub fn is_fp8(self) -> bool {
+        matches!(self, Dtype::E4m3 | Dtype::E5m2)
     }
 
     /// Bit pattern of `-0.0` (only the sign bit set).
@@ -86,12 +121,14 @@ impl Dtype {
     }
 
     /// Value of one element given its bit pattern (low `elem_bits` bits of `bits`), widened to f64
-    /// exactly (every f32, bf16 and f16 value is representable in f64).
+    /// exactly (every f32, bf16, f16, e4m3 and e5m2 value is representable in f64).
     pub fn to_f64(self, bits: u32) -> f64 {
         match self {
             Dtype::F32 => f64::from(f32::from_bits(bits)),
             Dtype::Bf16 => f64::from(bf16_to_f32(bits as u16)),
             Dtype::F16 => f64::from(f16_to_f32(bits as u16)),
+            Dtype::E4m3 => f64::from(fp8::e4m3_to_f32(bits as u8)),
+            Dtype::E5m2 => f64::from(fp8::e5m2_to_f32(bits as u8)),
         }
     }
 }
@@ -156,7 +193,7 @@ pub struct Entry {
     pub pos_zero: usize,
     /// Elements whose bit pattern is `-0.0` (non-zero for ZVC).
     pub neg_zero: usize,
-    /// Elements with an all-ones exponent (inf or NaN).
+    /// Elements that are inf or NaN ([`Dtype::is_non_finite`]).
     pub non_finite: usize,
     /// `pos_zero / elements`.
     pub sparsity: f64,
@@ -176,12 +213,21 @@ pub struct Entry {
     pub image: Option<String>,
     /// Shape of the whole layer the tensor was cut from.
     pub layer_shape: Vec<usize>,
-    /// Sparsity of the whole layer (same definition as `sparsity`).
+    /// Sparsity of the whole layer (same definition as `sparsity`). For e4m3/e5m2 entries it is
+    /// the f32 source's: the whole layer is not in the corpus, so it was never cast to fp8.
     pub layer_sparsity: f64,
     /// Channels `[start, end)` of the layer kept in this tensor.
     pub channels: [usize; 2],
-    /// Packages, image, seed and other generator details.
+    /// Packages, image, seed and other generator details (for e4m3/e5m2 entries the source's,
+    /// plus `fp8`: the conversion recipe and the numpy/ml_dtypes versions).
     pub provenance: Provenance,
+    /// e4m3/e5m2 entries only: the `file` of the f32 entry this tensor was cast from.
+    #[serde(default)]
+    pub source: Option<String>,
+    /// e4m3/e5m2 entries only: the per-tensor scale (an f32 value) applied before the cast, so
+    /// that `source ≈ value / fp8_scale`; see [`fp8::quantize`].
+    #[serde(default)]
+    pub fp8_scale: Option<f64>,
 }
 
 impl Entry {
@@ -250,6 +296,7 @@ impl Entry {
                 self.channels, self.shape, self.layer_shape
             ));
         }
+        self.validate_fp8()?;
         if self.sha256.len() != 64
             || !self
                 .sha256
@@ -274,7 +321,7 @@ pub struct BitStats {
     pub pos_zero: usize,
     /// Elements that are exactly the sign bit (`-0.0`).
     pub neg_zero: usize,
-    /// Elements whose exponent field is all ones.
+    /// Elements that are inf or NaN ([`Dtype::is_non_finite`]).
     pub non_finite: usize,
 }
 
@@ -290,7 +337,7 @@ impl BitStats {
             } else if w == dtype.neg_zero_bits() {
                 s.neg_zero += 1;
             }
-            if w & dtype.exponent_mask() == dtype.exponent_mask() {
+            if dtype.is_non_finite(w) {
                 s.non_finite += 1;
             }
         }
@@ -312,7 +359,8 @@ fn words(dtype: Dtype, bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
     let n = dtype.elem_bytes();
     bytes.chunks_exact(n).map(move |c| match n {
         4 => u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
-        _ => u32::from(u16::from_le_bytes([c[0], c[1]])),
+        2 => u32::from(u16::from_le_bytes([c[0], c[1]])),
+        _ => u32::from(c[0]),
     })
 }
 
@@ -325,6 +373,10 @@ pub enum TensorData {
     Bf16(Vec<u16>),
     /// f16 raw words; see [`f16_to_f32`].
     F16(Vec<u16>),
+    /// e4m3 raw bytes; see [`fp8::e4m3_to_f32`].
+    E4m3(Vec<u8>),
+    /// e5m2 raw bytes; see [`fp8::e5m2_to_f32`].
+    E5m2(Vec<u8>),
 }
 
 /// A verified tensor: its manifest entry and its data.
@@ -461,6 +513,14 @@ impl Corpus {
                 return Err(bad(format!("{} is listed twice", e.file)));
             }
         }
+        for e in &manifest.tensors {
+            if let Some(source) = &e.source {
+                let src = manifest.tensors.iter().find(|s| s.file == *source);
+                let src =
+                    src.ok_or_else(|| bad(format!("{}: source {source} is not listed", e.file)))?;
+                e.check_source(src).map_err(&bad)?;
+            }
+        }
         Ok(Corpus {
             dir: dir.to_path_buf(),
             entries: manifest.tensors,
@@ -539,12 +599,26 @@ impl Corpus {
         Ok(self.read_words(e)?.into_iter().map(|w| w as u16).collect())
     }
 
+    /// Reads an e4m3 or e5m2 entry's raw bytes.
+    pub fn read_u8(&self, e: &Entry) -> Result<Vec<u8>, CorpusError> {
+        self.expect_dtype(e, &[Dtype::E4m3, Dtype::E5m2], Dtype::E4m3)?;
+        self.read(e)
+    }
+
+    /// The f32 entry an e4m3/e5m2 entry was cast from (`None` for other dtypes).
+    pub fn source_of(&self, e: &Entry) -> Option<&Entry> {
+        let source = e.source.as_ref()?;
+        self.entries.iter().find(|s| s.file == *source)
+    }
+
     /// Reads an entry as a typed tensor.
     pub fn tensor(&self, e: &Entry) -> Result<Tensor, CorpusError> {
         let data = match e.dtype {
             Dtype::F32 => TensorData::F32(self.read_f32(e)?),
             Dtype::Bf16 => TensorData::Bf16(self.read_u16(e)?),
             Dtype::F16 => TensorData::F16(self.read_u16(e)?),
+            Dtype::E4m3 => TensorData::E4m3(self.read_u8(e)?),
+            Dtype::E5m2 => TensorData::E5m2(self.read_u8(e)?),
         };
         Ok(Tensor {
             entry: e.clone(),
@@ -582,7 +656,7 @@ mod tests {
         assert_eq!(Dtype::from_name("f64"), None);
         assert_eq!(
             Dtype::ALL.map(Dtype::elem_bits),
-            [32, 16, 16],
+            [32, 16, 16, 8, 8],
             "element widths"
         );
     }
@@ -647,5 +721,16 @@ mod tests {
         assert_eq!(BitStats::of(Dtype::F16, &w).non_finite, 1);
         let w = 0x7C00u16.to_le_bytes();
         assert_eq!(BitStats::of(Dtype::Bf16, &w).non_finite, 0);
+        // e4m3: only S.1111.111 is non-finite (0x78 is 256, 0x7E is 448); e5m2: exponent 11111.
+        let b = [0x00, 0x80, 0x7F, 0xFF, 0x78, 0x7E, 0x7C, 0xFC, 0x7D, 0x01];
+        let s = BitStats::of(Dtype::E4m3, &b);
+        assert_eq!(
+            (s.elements, s.pos_zero, s.neg_zero, s.non_finite),
+            (10, 1, 1, 2)
+        );
+        let s = BitStats::of(Dtype::E5m2, &b);
+        assert_eq!((s.pos_zero, s.neg_zero, s.non_finite), (1, 1, 6));
+        assert_eq!(Dtype::E4m3.to_f64(0x7E), 448.0);
+        assert_eq!(Dtype::E5m2.to_f64(0x7B), 57344.0);
     }
 }

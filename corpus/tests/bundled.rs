@@ -88,9 +88,9 @@ fn coverage_meets_the_issue() {
     let entries = c.entries();
     assert!(entries.len() >= 150, "{} tensors", entries.len());
 
-    // VGG16: ≥ 15 layers on ≥ 2 photos, each in all 3 dtypes.
+    // VGG16: ≥ 15 layers on ≥ 2 photos, each in every dtype (f32, bf16, f16, e4m3, e5m2).
     let mut vgg: BTreeMap<(&str, &str), BTreeSet<Dtype>> = BTreeMap::new();
-    // Fashion-MNIST: ≥ 7 checkpoints, each layer in all 3 dtypes.
+    // Fashion-MNIST: ≥ 7 checkpoints, each layer in every dtype.
     let mut fm: BTreeMap<(u32, &str), BTreeSet<Dtype>> = BTreeMap::new();
     for e in entries {
         match (e.net.as_str(), e.phase.as_str()) {
@@ -121,7 +121,8 @@ fn coverage_meets_the_issue() {
             e.file
         );
     }
-    assert!(vgg.values().chain(fm.values()).all(|d| d.len() == 3));
+    let all: BTreeSet<Dtype> = Dtype::ALL.into_iter().collect();
+    assert!(vgg.values().chain(fm.values()).all(|d| *d == all));
     let images: BTreeSet<&str> = vgg.keys().map(|k| k.0).collect();
     assert!(images.len() >= 2, "{images:?}");
     for img in &images {
@@ -175,6 +176,54 @@ fn dtypes_of_a_layer_hold_the_same_elements() {
     let err = c.read_f32(ebf).unwrap_err();
     assert!(matches!(err, CorpusError::Dtype { .. }), "{err}");
     assert!(err.to_string().contains("bf16"), "{err}");
+}
+
+#[test]
+fn fp8_tensors_are_the_recipe_cast_of_their_f32_source() {
+    // Re-derives every e4m3/e5m2 file from its f32 source with an implementation independent of
+    // the generator's (ml_dtypes): scale = max / amax in f32, saturating RNE cast of x * scale.
+    let c = corpus();
+    let mut n = [0usize; 2];
+    for e in c.entries().iter().filter(|e| e.dtype.is_fp8()) {
+        let src = c.source_of(e).expect("fp8 entries name a listed source");
+        assert_eq!(src.dtype, Dtype::F32, "{}", e.file);
+        let (want, scale) = cdma_corpus::fp8::quantize(e.dtype, &c.read_f32(src).unwrap())
+            .expect("finite f32 sources");
+        assert_eq!(Some(f64::from(scale)), e.fp8_scale, "{}: fp8_scale", e.file);
+        let got = c.read_u8(e).unwrap();
+        let bad = got.iter().zip(&want).position(|(g, w)| g != w);
+        assert!(bad.is_none(), "{}: element {bad:?} differs", e.file);
+        // Dequantized, the tensor stays within half an fp8 step of the source (relative 2^-4
+        // for e4m3, 2^-3 for e5m2) wherever the value is a normal number.
+        let tol = if e.dtype == Dtype::E4m3 {
+            1.0 / 16.0
+        } else {
+            1.0 / 8.0
+        };
+        for (x, &b) in c.read_f32(src).unwrap().iter().zip(&got) {
+            let y = e.dtype.to_f64(u32::from(b)) / f64::from(scale);
+            let x = f64::from(*x);
+            assert!((x - y).abs() <= tol * x.abs() || (x * f64::from(scale)).abs() < 1.0 / 64.0);
+        }
+        // The largest magnitude maps to the largest finite value (the point of amax scaling).
+        let max = cdma_corpus::fp8::max_finite(e.dtype).unwrap();
+        let top = got
+            .iter()
+            .map(|&b| e.dtype.to_f64(u32::from(b) & 0x7F))
+            .fold(0.0, f64::max);
+        assert!(
+            top == f64::from(max) || e.pos_zero == e.elements,
+            "{}: {top}",
+            e.file
+        );
+        n[usize::from(e.dtype == Dtype::E5m2)] += 1;
+    }
+    let f32s = c.entries().iter().filter(|e| e.dtype == Dtype::F32).count();
+    assert_eq!(
+        n,
+        [f32s, f32s],
+        "one e4m3 and one e5m2 tensor per f32 tensor"
+    );
 }
 
 #[test]
@@ -279,6 +328,65 @@ fn malformed_manifests_give_clear_errors() {
         }),
     );
     assert!(msg.contains("layer"), "{msg}");
+    // The fp8 fields: only on fp8 entries, both present, a valid scale, a listed f32 source.
+    let msg = open_error(
+        "f32source",
+        &one(&|m| m["tensors"][0]["fp8_scale"] = 2.0.into()),
+    );
+    assert!(msg.contains("only for e4m3 and e5m2"), "{msg}");
+    let fp8 = m["tensors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["dtype"] == "e5m2")
+        .expect("an e5m2 entry")
+        .clone();
+    let with_fp8 = |f: &dyn Fn(&mut serde_json::Value)| {
+        let src = fp8["source"].as_str().unwrap();
+        let mut m = m.clone();
+        let src = m["tensors"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["file"] == src)
+            .unwrap()
+            .clone();
+        m["tensors"] = serde_json::Value::Array(vec![src, fp8.clone()]);
+        f(&mut m);
+        serde_json::to_string(&m).unwrap()
+    };
+    let dir = TempDir::new("fp8ok");
+    std::fs::write(dir.0.join("manifest.json"), with_fp8(&|_| {})).unwrap();
+    Corpus::open(&dir.0).expect("an fp8 entry and its source parse");
+    let msg = open_error(
+        "noscale",
+        &with_fp8(&|m| {
+            m["tensors"][1].as_object_mut().unwrap().remove("fp8_scale");
+        }),
+    );
+    assert!(msg.contains("needs source and fp8_scale"), "{msg}");
+    let msg = open_error(
+        "badscale",
+        &with_fp8(&|m| m["tensors"][1]["fp8_scale"] = 0.1.into()),
+    );
+    assert!(msg.contains("not a positive finite f32"), "{msg}");
+    let msg = open_error(
+        "nosource",
+        &with_fp8(&|m| {
+            m["tensors"].as_array_mut().unwrap().remove(0);
+        }),
+    );
+    assert!(msg.contains("is not listed"), "{msg}");
+    let msg = open_error(
+        "othercut",
+        &with_fp8(&|m| m["tensors"][0]["channels"][0] = 99999.into()),
+    );
+    assert!(msg.contains("channels"), "{msg}");
+    let msg = open_error(
+        "otherlayer",
+        &with_fp8(&|m| m["tensors"][0]["layer"] = "conv9_9".into()),
+    );
+    assert!(msg.contains("same capture and cut"), "{msg}");
     let msg = open_error(
         "twice",
         &one(&|m| {

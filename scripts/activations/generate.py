@@ -26,7 +26,6 @@ import gzip
 import hashlib
 import importlib.metadata
 import importlib.util
-import json
 import os
 import platform
 import sys
@@ -44,6 +43,8 @@ import ml_dtypes  # noqa: E402
 import numpy as np  # noqa: E402
 from jax import lax  # noqa: E402
 from PIL import Image  # noqa: E402
+
+import manifest_io  # noqa: E402  (next to this file; std-lib only)
 
 # ----------------------------------------------------------------------------------------------
 # Fixed choices. Changing any of them changes the corpus: keep them in one place.
@@ -473,27 +474,17 @@ def run_fmnist(writer, versions, fm_dir):
 
 
 def write_manifest(out_dir, entries):
-    manifest = {
-        "format": "cdma-activations",
-        "version": 1,
-        "generator": "scripts/activations/generate",
-        "sparsity": "fraction of elements whose bit pattern is all zero (-0.0 is not zero)",
-        "max_sparsity_gap": MAX_SPARSITY_GAP,
-        "tensors": entries,
-    }
-    with open(os.path.join(out_dir, "manifest.json"), "w") as f:
-        json.dump(manifest, f, indent=1)
-        f.write("\n")
-    cols = ["file", "dtype", "shape", "layout", "elements", "pos_zero", "neg_zero", "non_finite", "sparsity",
-            "layer_sparsity", "sha256", "net", "layer", "kind", "phase", "step", "image", "channels"]
-    with open(os.path.join(out_dir, "manifest.tsv"), "w") as f:
-        f.write("\t".join(cols) + "\n")
-        for e in entries:
-            row = []
-            for c in cols:
-                v = e[c]
-                row.append("" if v is None else "x".join(map(str, v)) if isinstance(v, list) else str(v))
-            f.write("\t".join(row) + "\n")
+    manifest_io.write_manifest(
+        out_dir,
+        {
+            "format": "cdma-activations",
+            "version": 1,
+            "generator": "scripts/activations/generate",
+            "sparsity": "fraction of elements whose bit pattern is all zero (-0.0 is not zero)",
+            "max_sparsity_gap": MAX_SPARSITY_GAP,
+            "tensors": entries,
+        },
+    )
 
 
 def main():

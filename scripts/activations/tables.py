@@ -14,7 +14,9 @@ import sys
 from collections import defaultdict
 
 BEGIN, END = "<!-- tables:begin -->", "<!-- tables:end -->"
-DTYPES = ["f32", "bf16", "f16"]
+DTYPES = ["f32", "bf16", "f16"]  # computed by generate.py
+FP8 = ["e4m3", "e5m2"]  # cast from the f32 tensors by fp8.py
+BYTES = {"f32": 4, "bf16": 2, "f16": 2, "e4m3": 1, "e5m2": 1}
 
 
 def pct(x):
@@ -28,7 +30,7 @@ def tables(manifest_path):
     out = []
 
     # Summary --------------------------------------------------------------------------------
-    total = sum(e["elements"] * (4 if e["dtype"] == "f32" else 2) for e in t)
+    total = sum(e["elements"] * BYTES[e["dtype"]] for e in t)
     out.append(f"**{len(t)} tensors, {total} bytes ({total / 2**20:.1f} MiB) of tensor data.**\n")
     out.append("| net | phase | dtype | tensors | elements | +0 | −0 | non-finite | sparsity |")
     out.append("|---|---|---|---:|---:|---:|---:|---:|---:|")
@@ -36,8 +38,10 @@ def tables(manifest_path):
     for e in t:
         groups[(e["net"], e["phase"], e["dtype"])].append(e)
     for net, phase in [("vgg16", "inference"), ("fmnist", "training")]:
-        for d in DTYPES:
+        for d in DTYPES + FP8:
             g = groups[(net, phase, d)]
+            if not g:
+                continue
             n = sum(e["elements"] for e in g)
             z = sum(e["pos_zero"] for e in g)
             out.append(
@@ -109,6 +113,35 @@ def tables(manifest_path):
             f"(step {worst[1]}, {worst[2]}, {worst[3]}): non-zeros below half the smallest "
             "subnormal round to +0.\n"
         )
+
+    # FP8 casts ----------------------------------------------------------------------------------
+    by_file = {e["file"]: e for e in t}
+    fp8 = [e for e in t if e["dtype"] in FP8]
+    if fp8:
+        out.append("### FP8 casts of the f32 tensors\n")
+        out.append(
+            "Per-tensor scale = fp8 max / amax of the f32 tensor (`fp8_scale`, range over the tensors). "
+            "Underflow: positive f32 elements that the cast flushed to +0 (they add to the sparsity); "
+            "negative ones would become −0.\n"
+        )
+        out.append("| dtype | fp8 max | tensors | scale min | scale max | underflow to +0 | −0 | non-finite | sparsity f32 → fp8 |")
+        out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+        for d, mx in zip(FP8, ("448", "57344")):
+            g = [e for e in fp8 if e["dtype"] == d]
+            if not g:
+                continue
+            src = [by_file[e["source"]] for e in g]
+            under = sum(e["pos_zero"] - s["pos_zero"] for e, s in zip(g, src))
+            n = sum(e["elements"] for e in g)
+            sp_src = sum(s["pos_zero"] for s in src) / n
+            sp = sum(e["pos_zero"] for e in g) / n
+            scales = [e["fp8_scale"] for e in g]
+            out.append(
+                f"| {d} | {mx} | {len(g)} | {min(scales):.4g} | {max(scales):.4g} | {under} "
+                f"| {sum(e['neg_zero'] for e in g)} | {sum(e['non_finite'] for e in g)} "
+                f"| {100 * sp_src:.3f} % → {100 * sp:.3f} % |"
+            )
+        out.append("")
 
     # Cut fidelity ------------------------------------------------------------------------------
     gap = max(abs(e["sparsity"] - e["layer_sparsity"]) for e in t)

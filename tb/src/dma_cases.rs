@@ -46,9 +46,10 @@ pub fn corpus_tensors(corpus: &Corpus, engine: &EngineConfig) -> Result<Vec<Tens
 
 /// The tensors a regression of `engine` streams: every corpus tensor of a width it runs and,
 /// with `edge`, the synthetic edge tensors of each of its widths, interleaved by width so
-/// that a chain of consecutive tensors mixes widths. The corpus has no 8-bit tensors: an
-/// engine of 8-bit elements also takes the bytes of the 16-bit corpus tensors as 8-bit
-/// elements (named `<tensor>.as-u8`), so it too sees real activation data.
+/// that a chain of consecutive tensors mixes widths. The bundled corpus has 8-bit (fp8)
+/// tensors; for a corpus without any, an engine of 8-bit elements takes the bytes of the
+/// 16-bit tensors as 8-bit elements instead (named `<tensor>.as-u8`), so it too sees real
+/// activation data.
 pub fn regress_tensors(
     corpus: &Corpus,
     engine: &EngineConfig,
