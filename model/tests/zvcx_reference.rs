@@ -258,3 +258,32 @@ proptest! {
         prop_assert_eq!(zvcx::encode(&data, t).unwrap(), reference_encode(&data, t), "{}", t);
     }
 }
+
+/// Blocks built to tie, so each tie-break rule decides the bits: k (f16, offsets 0,0,0,0,1:
+/// k = 1 with one escape costs what k = 2 costs; the smaller k wins), positions (six groups
+/// hold a non-zero: group and mask both 34 bits; group wins) and repeat flags (raw8, seven
+/// non-zeros, one repeating: with and without flags 90 bits; no flags wins).
+#[test]
+fn ties_follow_the_documented_order() {
+    let f16 = |exp: u16, man: u16| (exp << 10 | man).to_le_bytes();
+    let mut k_tie = vec![0u8; 64];
+    for (i, (e, m)) in [(15, 1), (15, 2), (15, 3), (15, 4), (14, 5)].into_iter().enumerate() {
+        k_tie[2 * i..2 * i + 2].copy_from_slice(&f16(e, m));
+    }
+    let mut group_tie = vec![0u8; 32];
+    for g in 0..6 {
+        group_tie[4 * g] = 1 + g as u8;
+    }
+    group_tie[1] = 9; // a seventh non-zero, so no list
+    let mut rep_tie = vec![0u8; 32];
+    for (g, v) in [1u8, 2, 3, 4, 5, 6, 6].into_iter().enumerate() {
+        rep_tie[4 * g] = v;
+    }
+    for (what, ty, data) in [
+        ("k", ElemType::F16, k_tie),
+        ("positions", ElemType::Raw(cdma_model::ElemWidth::W8), group_tie),
+        ("repeat", ElemType::Raw(cdma_model::ElemWidth::W8), rep_tie),
+    ] {
+        assert_eq!(zvcx::encode(&data, ty).unwrap(), reference_encode(&data, ty), "{what}");
+    }
+}
