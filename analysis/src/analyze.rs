@@ -62,10 +62,22 @@ pub fn elem_of(dtype: Dtype) -> ElemWidth {
     }
 }
 
+/// The element type ZVC-X uses for a corpus dtype.
+pub fn type_of(dtype: Dtype) -> cdma_model::ElemType {
+    use cdma_model::ElemType;
+    match dtype {
+        Dtype::F32 => ElemType::F32,
+        Dtype::Bf16 => ElemType::Bf16,
+        Dtype::F16 => ElemType::F16,
+        Dtype::E4m3 => ElemType::E4m3,
+        Dtype::E5m2 => ElemType::E5m2,
+    }
+}
+
 /// Measures one tensor's bytes (zeros recounted from the data, not taken from the manifest).
 pub fn measure(e: &Entry, data: &[u8]) -> Result<TensorRow, String> {
     let elem = elem_of(e.dtype);
-    let sizes = codecs::sizes(data, elem).map_err(|m| format!("{}: {m}", e.name()))?;
+    let sizes = codecs::sizes(data, type_of(e.dtype)).map_err(|m| format!("{}: {m}", e.name()))?;
     let chunked = codecs::chunked_size(data, elem).map_err(|m| format!("{}: {m}", e.name()))?;
     let zeros = data
         .chunks_exact(elem.bytes())
@@ -441,7 +453,7 @@ mod tests {
             elements: 100,
             zeros,
             raw_bytes: 400,
-            sizes: [z, 200, 300, 350, 250],
+            sizes: [z, 200, 300, 350, 250, z],
             chunked: z + 4,
             layer_shape: vec![1, 1, 10, 10],
         }

@@ -4,7 +4,7 @@
 //! codec that does not round-trip would be meaningless.
 
 use crate::rl;
-use cdma_model::{layout, zvc, ElemWidth};
+use cdma_model::{layout, zvc, ElemType, ElemWidth};
 use std::io::{Read, Write};
 
 /// A codec of the comparison.
@@ -22,11 +22,21 @@ pub enum Codec {
     Lz4,
     /// zstd level 3: one zstd frame (with the content size).
     Zstd,
+    /// ZVC-X, the float-aware block codec: the whole version 3 frame `cdma compress --codec
+    /// zvcx --type T` writes (4 KiB chunks, raw fallback, header + index).
+    ZvcX,
 }
 
 impl Codec {
     /// All codecs, in table order.
-    pub const ALL: [Codec; 5] = [Codec::Zvc, Codec::Rl, Codec::Zlib, Codec::Lz4, Codec::Zstd];
+    pub const ALL: [Codec; 6] = [
+        Codec::Zvc,
+        Codec::Rl,
+        Codec::Zlib,
+        Codec::Lz4,
+        Codec::Zstd,
+        Codec::ZvcX,
+    ];
 
     /// Display name.
     pub fn name(self) -> &'static str {
@@ -36,6 +46,7 @@ impl Codec {
             Codec::Zlib => "zlib-6",
             Codec::Lz4 => "lz4",
             Codec::Zstd => "zstd-3",
+            Codec::ZvcX => "ZVC-X",
         }
     }
 
@@ -47,6 +58,7 @@ impl Codec {
             Codec::Zlib => "zlib6",
             Codec::Lz4 => "lz4",
             Codec::Zstd => "zstd3",
+            Codec::ZvcX => "zvcx",
         }
     }
 
@@ -57,16 +69,19 @@ impl Codec {
 }
 
 /// Compressed size in bytes per codec, indexed by [`Codec::index`].
-pub type Sizes = [u64; 5];
+pub type Sizes = [u64; 6];
 
-/// Compressed sizes of `data` under every codec, each verified to round-trip.
-pub fn sizes(data: &[u8], elem: ElemWidth) -> Result<Sizes, String> {
-    let mut s = [0u64; 5];
+/// Compressed sizes of `data` (elements of `ty`) under every codec, each verified to
+/// round-trip.
+pub fn sizes(data: &[u8], ty: ElemType) -> Result<Sizes, String> {
+    let elem = ty.width();
+    let mut s = [0u64; 6];
     s[Codec::Zvc.index()] = zvc_size(data, elem)?;
     s[Codec::Rl.index()] = rl_size(data, elem)?;
     s[Codec::Zlib.index()] = zlib_size(data)?;
     s[Codec::Lz4.index()] = lz4_size(data)?;
     s[Codec::Zstd.index()] = zstd_size(data)?;
+    s[Codec::ZvcX.index()] = zvcx_size(data, ty)?;
     Ok(s)
 }
 
@@ -95,6 +110,21 @@ pub fn chunked_size(data: &[u8], elem: ElemWidth) -> Result<u64, String> {
     if back != data {
         return Err("chunked frame did not round-trip".into());
     }
+    Ok(frame.len() as u64)
+}
+
+/// Size of the version 3 ZVC-X frame of `data` (4 KiB chunks, raw fallback, header + index),
+/// decoded back and compared before it is reported.
+pub fn zvcx_size(data: &[u8], ty: ElemType) -> Result<u64, String> {
+    let frame = cdma_model::compress_with(
+        data,
+        cdma_model::Codec::ZvcX,
+        ty,
+        layout::CHUNK_LOG2_DEFAULT,
+    )
+    .map_err(|e| format!("ZVC-X: {e}"))?;
+    let back = cdma_model::decompress(&frame).map_err(|e| format!("ZVC-X: {e}"))?;
+    check(Codec::ZvcX, &back, data)?;
     Ok(frame.len() as u64)
 }
 
@@ -148,7 +178,7 @@ mod tests {
         let data: Vec<u8> = (0..64u32)
             .flat_map(|i| if i % 4 == 0 { i + 1 } else { 0 }.to_le_bytes())
             .collect();
-        let s = sizes(&data, ElemWidth::W32).unwrap();
+        let s = sizes(&data, ElemType::Raw(ElemWidth::W32)).unwrap();
         assert_eq!(s[Codec::Zvc.index()], 104);
         assert_eq!(s[Codec::Rl.index()], 112);
         assert!(s.iter().all(|&x| x > 0));
@@ -173,6 +203,6 @@ mod tests {
 
     #[test]
     fn rejects_partial_elements() {
-        assert!(sizes(&[1, 2, 3], ElemWidth::W16).is_err());
+        assert!(sizes(&[1, 2, 3], ElemType::F16).is_err());
     }
 }

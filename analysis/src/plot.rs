@@ -27,6 +27,7 @@ pub fn codec_color(c: Codec) -> RGBColor {
         Codec::Zlib => RGBColor(0x2C, 0xA0, 0x2C),
         Codec::Lz4 => RGBColor(0x1F, 0x77, 0xB4),
         Codec::Zstd => RGBColor(0x94, 0x67, 0xBD),
+        Codec::ZvcX => RGBColor(0x8C, 0x1C, 0x13),
     }
 }
 

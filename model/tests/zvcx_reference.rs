@@ -22,8 +22,11 @@ struct Ty {
     kb: u32,
 }
 
+/// A candidate's sort key: (bits, repeat flags, positions in tie order, k).
+type Key = (usize, bool, usize, u32);
+
 /// Every candidate coding of one block, each with its sort key.
-fn candidates(t: &Ty, v: &[u32], prev: Option<u32>) -> Vec<((usize, bool, usize, u32), Vec<bool>)> {
+fn candidates(t: &Ty, v: &[u32], prev: Option<u32>) -> Vec<(Key, Vec<bool>)> {
     let len = v.len() as u32;
     let nzs: Vec<usize> = (0..v.len()).filter(|&i| v[i] != 0).collect();
     let n = nzs.len() as u32;
@@ -267,7 +270,10 @@ proptest! {
 fn ties_follow_the_documented_order() {
     let f16 = |exp: u16, man: u16| (exp << 10 | man).to_le_bytes();
     let mut k_tie = vec![0u8; 64];
-    for (i, (e, m)) in [(15, 1), (15, 2), (15, 3), (15, 4), (14, 5)].into_iter().enumerate() {
+    for (i, (e, m)) in [(15, 1), (15, 2), (15, 3), (15, 4), (14, 5)]
+        .into_iter()
+        .enumerate()
+    {
         k_tie[2 * i..2 * i + 2].copy_from_slice(&f16(e, m));
     }
     let mut group_tie = vec![0u8; 32];
@@ -281,9 +287,17 @@ fn ties_follow_the_documented_order() {
     }
     for (what, ty, data) in [
         ("k", ElemType::F16, k_tie),
-        ("positions", ElemType::Raw(cdma_model::ElemWidth::W8), group_tie),
+        (
+            "positions",
+            ElemType::Raw(cdma_model::ElemWidth::W8),
+            group_tie,
+        ),
         ("repeat", ElemType::Raw(cdma_model::ElemWidth::W8), rep_tie),
     ] {
-        assert_eq!(zvcx::encode(&data, ty).unwrap(), reference_encode(&data, ty), "{what}");
+        assert_eq!(
+            zvcx::encode(&data, ty).unwrap(),
+            reference_encode(&data, ty),
+            "{what}"
+        );
     }
 }
