@@ -38,6 +38,31 @@ fn read_code<T: Copy>(r: &mut BitReader, at: At, codes: &[(Code, T)]) -> Result<
     Ok(value)
 }
 
+/// The prefix codes, parsed once per chunk: modes, and the largest-exponent delta classes
+/// (index into `DELTAS`, or None for the absolute escape).
+struct Codes {
+    modes: Vec<(Code, ModeKind)>,
+    deltas: Vec<(Code, Option<usize>)>,
+}
+
+impl Codes {
+    fn new() -> Codes {
+        let mut deltas: Vec<(Code, Option<usize>)> = DELTAS
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (Code::parse(c.prefix), Some(i)))
+            .collect();
+        deltas.push((Code::parse(DELTA_ESCAPE), None));
+        Codes {
+            modes: MODES
+                .iter()
+                .map(|m| (Code::parse(m.code), m.kind))
+                .collect(),
+            deltas,
+        }
+    }
+}
+
 /// Decodes one chunk's payload into `n_elems` elements appended to `out`.
 pub(super) fn decode_chunk(
     payload: &[u8],
@@ -45,10 +70,7 @@ pub(super) fn decode_chunk(
     n_elems: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), ZvcxError> {
-    let modes: Vec<(Code, ModeKind)> = MODES
-        .iter()
-        .map(|m| (Code::parse(m.code), m.kind))
-        .collect();
+    let codes = Codes::new();
     let mut r = BitReader::new(payload);
     let eb = (p.width / 8) as usize;
     let mut prev = None;
@@ -61,7 +83,7 @@ pub(super) fn decode_chunk(
             block,
             bit: r.pos(),
         };
-        let v = decode_block(&mut r, p, len as u32, &mut prev, at, &modes)?;
+        let v = decode_block(&mut r, p, len as u32, &mut prev, at, &codes)?;
         for x in &v[..len] {
             out.extend_from_slice(&x.to_le_bytes()[..eb]);
         }
@@ -156,17 +178,12 @@ fn read_max_exp(
     at: At,
     p: &Params,
     prev: Option<u32>,
+    codes: &Codes,
 ) -> Result<u32, ZvcxError> {
     let Some(prev) = prev else {
         return Ok(need(r, at, p.exp_bits)? as u32);
     };
-    let mut classes: Vec<(Code, Option<usize>)> = DELTAS
-        .iter()
-        .enumerate()
-        .map(|(i, c)| (Code::parse(c.prefix), Some(i)))
-        .collect();
-    classes.push((Code::parse(DELTA_ESCAPE), None));
-    let value = match read_code(r, at, &classes)? {
+    let value = match read_code(r, at, &codes.deltas)? {
         None => return Ok(need(r, at, p.exp_bits)? as u32),
         Some(i) => {
             let c = DELTAS[i];
@@ -196,10 +213,10 @@ fn decode_block(
     len: u32,
     prev: &mut Option<u32>,
     at: At,
-    modes: &[(Code, ModeKind)],
+    codes: &Codes,
 ) -> Result<[u32; 32], ZvcxError> {
     let mut v = [0u32; 32];
-    let (positions, repeat) = match read_code(r, at, modes)? {
+    let (positions, repeat) = match read_code(r, at, &codes.modes)? {
         ModeKind::Zero => return Ok(v),
         ModeKind::Raw => {
             for x in v.iter_mut().take(len as usize) {
@@ -212,7 +229,7 @@ fn decode_block(
     let nz = read_positions(r, at, positions, len)?;
     let (mut max_exp, mut k, mut declared, mut sgn) = (0, 0, 0, 0);
     if p.float {
-        max_exp = read_max_exp(r, at, p, *prev)?;
+        max_exp = read_max_exp(r, at, p, *prev, codes)?;
         k = need(r, at, p.k_bits)? as u32;
         if k > p.exp_bits {
             return Err(ZvcxError::KTooLarge {
@@ -235,7 +252,6 @@ fn decode_block(
             rep |= (need(r, at, 1)? as u32) << i;
         }
     }
-    let esc_on = k > 0 && k < p.exp_bits;
     let lim = (1u32 << k) - 1;
     let mut escaped = 0u32;
     // Kept elements first; repeats are copied once the escaped exponents are in.
@@ -253,7 +269,7 @@ fn decode_block(
                 0
             };
             let man = field & ((1 << p.man_bits) - 1);
-            let exp = if esc_on && off == lim {
+            let exp = if p.escapes(k) && off == lim {
                 escaped |= 1 << i;
                 0 // filled in from the escapes below
             } else if off > max_exp {

@@ -70,8 +70,8 @@ fn put_max_exp(w: &mut BitWriter, p: &Params, max_exp: u32, prev: Option<u32>) {
     }
 }
 
-/// The cheapest coding of one repeat choice: (body bits, k, escapes) where body = repeat
-/// flags + fields + escaped exponents.
+/// The cheapest coding of one repeat choice: its body bits (repeat flags + fields + escaped
+/// exponents) and its k.
 struct Body {
     bits: u32,
     k: u32,
@@ -110,16 +110,10 @@ fn best_body(p: &Params, v: &[u32; 32], kept: u32, flags: u32, max_exp: u32, sgn
         k: 0,
     };
     for k in 0..=p.exp_bits {
-        let esc = if k == 0 {
-            if max_off != 0 {
-                continue;
-            }
-            0
-        } else if k == p.exp_bits {
-            0
-        } else {
-            esc_ge[k as usize]
-        };
+        if k == 0 && max_off != 0 {
+            continue; // k = 0 needs every kept exponent to be the largest
+        }
+        let esc = if p.escapes(k) { esc_ge[k as usize] } else { 0 };
         if esc > NESC_MAX {
             continue;
         }
@@ -203,27 +197,24 @@ pub(super) fn encode_block(
     w.put_code(mode_code(Some(kind), repeat));
     put_positions(w, kind, nz, n);
     let kept = if repeat { nz & !rep } else { nz };
-    let escapes = if p.float {
-        let lim = (1u32 << k) - 1;
-        let esc_on = k > 0 && k < p.exp_bits;
-        put_max_exp(w, p, max_exp, *prev);
-        *prev = Some(max_exp);
-        let mut escapes = Vec::new();
+    // Kept elements whose offset does not fit below the all-ones escape code.
+    let lim = (1u32 << k) - 1;
+    let mut escaped = 0u32;
+    if p.float {
         let mut bits = kept;
         while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
+            let i = bits.trailing_zeros();
             bits &= bits - 1;
-            if esc_on && max_exp - p.exp_of(v[i]) >= lim {
-                escapes.push(p.exp_of(v[i]));
+            if p.escapes(k) && max_exp - p.exp_of(v[i as usize]) >= lim {
+                escaped |= 1 << i;
             }
         }
+        put_max_exp(w, p, max_exp, *prev);
+        *prev = Some(max_exp);
         w.put(u64::from(k), p.k_bits);
-        w.put(escapes.len() as u64, NESC_BITS);
+        w.put(u64::from(escaped.count_ones()), NESC_BITS);
         w.put(u64::from(sgn == 0), 1);
-        escapes
-    } else {
-        Vec::new()
-    };
+    }
     if repeat {
         // One flag per non-zero after the first.
         let mut bits = nz & (nz - 1);
@@ -240,12 +231,10 @@ pub(super) fn encode_block(
         let x = v[i];
         if p.float {
             // An escaped offset is written as all ones (k bits); its exponent follows later.
-            let off = max_exp - p.exp_of(x);
-            let lim = (1u32 << k) - 1;
-            let code = if k > 0 && k < p.exp_bits {
-                off.min(lim)
+            let code = if (escaped >> i) & 1 == 1 {
+                lim
             } else {
-                off
+                max_exp - p.exp_of(x)
             };
             let sign = if sgn == 1 { p.sign_of(x) } else { 0 };
             let field = (u64::from(code) << (sgn + p.man_bits))
@@ -256,8 +245,11 @@ pub(super) fn encode_block(
             w.put(u64::from(x), p.width);
         }
     }
-    for e in escapes {
-        w.put(u64::from(e), p.exp_bits);
+    let mut bits = escaped;
+    while bits != 0 {
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        w.put(u64::from(p.exp_of(v[i])), p.exp_bits);
     }
 }
 

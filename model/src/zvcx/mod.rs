@@ -60,6 +60,13 @@ impl Params {
         x & ((1u32 << self.man_bits) - 1)
     }
 
+    /// Whether offset width `k` has escapes (its all-ones offset): only when 0 < k < e; with
+    /// k = 0 every kept exponent is the largest, with k = e every offset fits.
+    #[inline]
+    fn escapes(&self, k: u32) -> bool {
+        k > 0 && k < self.exp_bits
+    }
+
     /// Largest exponent value.
     fn exp_max(&self) -> u32 {
         (1 << self.exp_bits) - 1
