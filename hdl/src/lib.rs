@@ -17,6 +17,7 @@ pub mod port_docs;
 pub mod prims;
 pub mod steer;
 pub mod tops;
+pub mod zvcx;
 
 #[cfg(test)]
 mod testutil;

@@ -1,0 +1,9 @@
+//! ZVC-X in hardware (docs/FORMAT.md, codec 2; docs/ARCHITECTURE.md, "ZVC-X codec"): the
+//! block encoder and decoder at one 32-element block per cycle for every element type, and
+//! what they share.
+//!
+//! * [`ElemParams`]: the element type's widths, from the spec's table.
+
+mod elem_params;
+
+pub use elem_params::{params_of, ElemParams};
