@@ -133,7 +133,7 @@ fn bad_descriptors() {
         ),
         ("COPY src_len not whole elements", copy(6, 64)),
     ];
-    for bit in [6, 7, 13, 20, 31] {
+    for bit in [6, 7, 13, 19, 22, 31] {
         cases.push((
             "reserved control bit",
             Descriptor {

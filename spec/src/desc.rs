@@ -169,14 +169,35 @@ pub const CTRL_CHUNK_LOG2: BitField = BitField {
     width: 5,
     description: "COMPRESS: chunk size `2^chunk_log2` bytes, 0 = default (12, 4 KiB); must be 0 for COPY and DECOMPRESS (DECOMPRESS reads it from the header)",
 };
+/// control: element type.
+pub const CTRL_TYPE: BitField = BitField {
+    name: "type",
+    lsb: 16,
+    width: 3,
+    description: "COMPRESS: element type (docs/FORMAT.md `elem_type` codes: 0 = raw, 1 = f32, 2 = bf16, 3 = f16, 4 = e4m3, 5 = e5m2; 6, 7 BAD_DESC); a float type's width must be `elem` (BAD_DESC); not 0: the frame is version 3 and names the type; must be 0 for COPY and DECOMPRESS (DECOMPRESS reads it from the header)",
+};
+/// control: codec.
+pub const CTRL_CODEC: BitField = BitField {
+    name: "codec",
+    lsb: 20,
+    width: 2,
+    description: "COMPRESS: 0 = ZVC, 1 = ZVC-X (version 3 frame; UNSUPPORTED unless the engine was generated with it), 2, 3 = reserved (BAD_DESC); must be 0 for COPY and DECOMPRESS",
+};
 /// All control bit fields; every other bit is reserved and must be 0 (BAD_DESC).
-pub const CONTROL_BITS: [BitField; 5] = [
+pub const CONTROL_BITS: [BitField; 7] = [
     CTRL_OP,
     CTRL_ELEM,
     CTRL_IRQ,
     CTRL_STOP_ON_ERROR,
     CTRL_CHUNK_LOG2,
+    CTRL_TYPE,
+    CTRL_CODEC,
 ];
+
+/// `control.codec`: ZVC.
+pub const DESC_CODEC_ZVC: u64 = 0;
+/// `control.codec`: ZVC-X.
+pub const DESC_CODEC_ZVCX: u64 = 1;
 
 /// status: the engine has finished this descriptor.
 pub const STATUS_DONE: BitField = BitField {

@@ -26,6 +26,10 @@ pub const CONTROL_BITS: usize = desc::CONTROL_FIELD.size * 8;
 pub const OP_BITS: usize = desc::CTRL_OP.width as usize;
 /// Bits of the control word's `elem` field.
 pub const ELEM_BITS: usize = desc::CTRL_ELEM.width as usize;
+/// Bits of the control word's `type` field.
+pub const TYPE_BITS: usize = desc::CTRL_TYPE.width as usize;
+/// Bits of the control word's `codec` field.
+pub const CODEC_BITS: usize = desc::CTRL_CODEC.width as usize;
 /// Bits of the control word's `chunk_log2` field.
 pub const CL_BITS: usize = desc::CTRL_CHUNK_LOG2.width as usize;
 /// Bits of a 32-bit length field (`src_len`, `dst_cap`).
@@ -60,6 +64,34 @@ pub fn elem_mask_of(bits: &[u32]) -> u8 {
     desc::elem_mask_of(bits).unwrap_or_else(|| panic!("{bits:?}: a width has no element code"))
 }
 
+/// Bit `4·t + e` set iff type code `t` may go with element width code `e` (a known type of
+/// that width, or raw with any width), from the spec's type table.
+fn type_elem_table() -> u64 {
+    let mut m = 0u64;
+    for t in cdma_spec::zvcx::ELEM_TYPES {
+        for (e, bits) in desc::ELEM_CODES {
+            if t.bits == 0 || t.bits == bits {
+                m |= 1 << (4 * u64::from(t.code) + e);
+            }
+        }
+    }
+    m
+}
+
+/// Bit `8·t + bits/8` set iff type code `t` may hold elements of `bits` (8, 16, 32) bits: the
+/// header checker's form of [`type_elem_table`], indexed by the width itself.
+fn type_width_table() -> u64 {
+    let mut m = 0u64;
+    for t in cdma_spec::zvcx::ELEM_TYPES {
+        for (_, bits) in desc::ELEM_CODES {
+            if t.bits == 0 || t.bits == bits {
+                m |= 1 << (8 * u64::from(t.code) + u64::from(bits / 8));
+            }
+        }
+    }
+    m
+}
+
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
     Constant::new(v.into())
 }
@@ -92,6 +124,8 @@ pub struct DescCheck {
     pub stop: Signal<Out, Bit>,
     /// `control.elem`, the element width code (valid when `code` is 0).
     pub elem: Signal<Out, Bits<ELEM_BITS>>,
+    /// `control.type`, the element type code (COMPRESS; 0 = raw, the frame is then version 2).
+    pub ty: Signal<Out, Bits<TYPE_BITS>>,
     /// COMPRESS chunk size, `control.chunk_log2` with 0 replaced by the default.
     pub chunk_log2: Signal<Out, Bits<CL_BITS>>,
     /// COMPRESS chunk count `ceil(src_len / 2^chunk_log2)` (valid when `code` is 0).
@@ -112,6 +146,9 @@ pub struct DescCheck {
     pub next_desc: Signal<Out, Bits<ADDR_BITS>>,
     control: Signal<Local, Bits<CONTROL_BITS>>,
     cl_raw: Signal<Local, Bits<CL_BITS>>,
+    codec: Signal<Local, Bits<CODEC_BITS>>,
+    ty5: Signal<Local, Bits<5>>,
+    el5: Signal<Local, Bits<5>>,
     res0: Signal<Local, Bits<LEN_BITS>>,
     res1: Signal<Local, Bits<ADDR_BITS>>,
     is_copy: Signal<Local, Bit>,
@@ -136,6 +173,16 @@ pub struct DescCheck {
     b_irq: Constant<Bits<5>>,
     b_stop: Constant<Bits<5>>,
     b_cl: Constant<Bits<5>>,
+    b_type: Constant<Bits<5>>,
+    b_codec: Constant<Bits<5>>,
+    low3: Constant<Bits<5>>,
+    low2: Constant<Bits<5>>,
+    two: Constant<Bits<5>>,
+    type_elem_ok: Constant<Bits<32>>,
+    codec_zvc: Constant<Bits<CODEC_BITS>>,
+    codec_zvcx: Constant<Bits<CODEC_BITS>>,
+    // No engine has the ZVC-X codec yet: its descriptors are UNSUPPORTED.
+    has_zvcx: Constant<Bit>,
     op_copy: Constant<Bits<OP_BITS>>,
     op_comp: Constant<Bits<OP_BITS>>,
     op_dec: Constant<Bits<OP_BITS>>,
@@ -188,7 +235,11 @@ impl DescCheck {
             next_desc: Default::default(),
             control: Default::default(),
             elem: Default::default(),
+            ty: Default::default(),
             cl_raw: Default::default(),
+            codec: Default::default(),
+            ty5: Default::default(),
+            el5: Default::default(),
             res0: Default::default(),
             res1: Default::default(),
             is_copy: Default::default(),
@@ -213,6 +264,15 @@ impl DescCheck {
             b_irq: b(desc::CTRL_IRQ),
             b_stop: b(desc::CTRL_STOP_ON_ERROR),
             b_cl: b(desc::CTRL_CHUNK_LOG2),
+            b_type: b(desc::CTRL_TYPE),
+            b_codec: b(desc::CTRL_CODEC),
+            low3: c(desc::CTRL_TYPE.mask() >> desc::CTRL_TYPE.lsb),
+            low2: c(desc::CTRL_ELEM.mask() >> desc::CTRL_ELEM.lsb),
+            two: c(2),
+            type_elem_ok: c(type_elem_table()),
+            codec_zvc: c(desc::DESC_CODEC_ZVC),
+            codec_zvcx: c(desc::DESC_CODEC_ZVCX),
+            has_zvcx: Constant::new(false),
             op_copy: c(desc::OP_COPY),
             op_comp: c(desc::OP_COMPRESS),
             op_dec: c(desc::OP_DECOMPRESS),
@@ -291,6 +351,19 @@ impl Logic for DescCheck {
             .control
             .val()
             .get_bits::<CL_BITS>(self.b_cl.val().index());
+        self.ty.next = self
+            .control
+            .val()
+            .get_bits::<TYPE_BITS>(self.b_type.val().index());
+        self.codec.next = self
+            .control
+            .val()
+            .get_bits::<CODEC_BITS>(self.b_codec.val().index());
+        // 5-bit copies of type and elem to index the (type, elem) table at 4·type + elem.
+        self.ty5.next =
+            self.control.val().get_bits::<5>(self.b_type.val().index()) & self.low3.val();
+        self.el5.next =
+            self.control.val().get_bits::<5>(self.b_elem.val().index()) & self.low2.val();
         self.irq.next = self.control.val().get_bit(self.b_irq.val().index());
         self.stop.next = self.control.val().get_bit(self.b_stop.val().index());
         self.is_copy.next = self.op.val() == self.op_copy.val();
@@ -320,6 +393,13 @@ impl Logic for DescCheck {
             | self.res0.val().any()
             | self.res1.val().any()
             | (!self.is_comp.val() & self.cl_raw.val().any())
+            | (!self.is_comp.val() & (self.ty.val().any() | self.codec.val().any()))
+            | !self
+                .type_elem_ok
+                .val()
+                .get_bit(((self.ty5.val() << self.two.val()) + self.el5.val()).index())
+            | ((self.codec.val() != self.codec_zvc.val())
+                & (self.codec.val() != self.codec_zvcx.val()))
             | (self.is_comp.val()
                 & ((self.chunk_log2.val() < self.cl_fmt_min.val())
                     | (self.chunk_log2.val() > self.cl_fmt_max.val())));
@@ -328,7 +408,8 @@ impl Logic for DescCheck {
             & !self.elem_mask.val().get_bit(self.elem.val().index()))
             | (self.is_comp.val()
                 & ((self.chunk_log2.val() > self.cl_eng_max.val())
-                    | (self.chunk_log2.val() < self.cl_eng_min.val())));
+                    | (self.chunk_log2.val() < self.cl_eng_min.val())))
+            | ((self.codec.val() == self.codec_zvcx.val()) & !self.has_zvcx.val());
         // ---- step 4: UNALIGNED
         self.unaligned.next = (self.src_addr.val() & self.bb_mask.val()).any()
             | (self.dst_addr.val() & self.bb_mask.val()).any()
@@ -342,7 +423,7 @@ impl Logic for DescCheck {
             self.code.next = self.e_unsupported.val();
         } else if self.unaligned.val() {
             self.code.next = self.e_unaligned.val();
-        } else if (self.src_len.val() & self.eb_mask.val()).any() {
+        } else if !self.is_dec.val() & (self.src_len.val() & self.eb_mask.val()).any() {
             self.code.next = self.e_bad_desc.val();
         } else if self.is_copy.val() & (self.src_len.val() > self.dst_cap.val()) {
             self.code.next = self.e_overflow.val();
@@ -388,6 +469,12 @@ pub struct HdrCheck {
     ceil_lo: Signal<Local, Bits<32>>,
     ceil_hi: Signal<Local, Bits<32>>,
     want_elem: Signal<Local, Bits<HBYTE_BITS>>,
+    v2: Signal<Local, Bit>,
+    v3: Signal<Local, Bit>,
+    etype: Signal<Local, Bits<8>>,
+    etype_idx: Signal<Local, Bits<8>>,
+    bad_v2: Signal<Local, Bit>,
+    bad_v3: Signal<Local, Bit>,
     bad: Signal<Local, Bit>,
     unsup: Signal<Local, Bit>,
     f_magic: Constant<Bits<HOFF>>,
@@ -401,7 +488,14 @@ pub struct HdrCheck {
     f_plen: Constant<Bits<HOFF>>,
     v_magic: Constant<Bits<32>>,
     v_version: Constant<Bits<HBYTE_BITS>>,
+    v_version_typed: Constant<Bits<HBYTE_BITS>>,
     v_codec: Constant<Bits<HBYTE_BITS>>,
+    v_codec_zvcx: Constant<Bits<HBYTE_BITS>>,
+    n_types: Constant<Bits<8>>,
+    three8: Constant<Bits<8>>,
+    type_width_ok: Constant<Bits<256>>,
+    // No engine has the ZVC-X codec yet: its frames are UNSUPPORTED.
+    has_zvcx: Constant<Bit>,
     eb_8: Constant<Bits<HBYTE_BITS>>,
     eb_16: Constant<Bits<HBYTE_BITS>>,
     eb_32: Constant<Bits<HBYTE_BITS>>,
@@ -447,6 +541,12 @@ impl HdrCheck {
             ceil_lo: Default::default(),
             ceil_hi: Default::default(),
             want_elem: Default::default(),
+            v2: Default::default(),
+            v3: Default::default(),
+            etype: Default::default(),
+            etype_idx: Default::default(),
+            bad_v2: Default::default(),
+            bad_v3: Default::default(),
             bad: Default::default(),
             unsup: Default::default(),
             f_magic: hoff(frame::MAGIC_FIELD),
@@ -460,7 +560,13 @@ impl HdrCheck {
             f_plen: hoff(frame::PAYLOAD_LEN_FIELD),
             v_magic: c(u64::from(u32::from_le_bytes(frame::MAGIC))),
             v_version: c(u64::from(frame::VERSION)),
+            v_version_typed: c(u64::from(frame::VERSION_TYPED)),
             v_codec: c(u64::from(frame::CODEC_ZVC)),
+            v_codec_zvcx: c(u64::from(frame::CODEC_ZVCX)),
+            n_types: c(8),
+            three8: c(3),
+            type_width_ok: c(type_width_table()),
+            has_zvcx: Constant::new(false),
             eb_8: c(u64::from(eb[0])),
             eb_16: c(u64::from(eb[1])),
             eb_32: c(u64::from(eb[2])),
@@ -529,21 +635,42 @@ impl Logic for HdrCheck {
         self.ceil_hi.next = self.ceil.val().get_bits::<32>(32);
         // The descriptor's width in bits: 8 << code (codes 0, 1, 2 = 8, 16, 32 bits).
         self.want_elem.next = self.eb_8.val() << self.elem_code.val();
+        // Version 2: codec ZVC, bytes 12–15 reserved. Version 3: codec ZVC or ZVC-X, byte 12
+        // a type of the descriptor's width (which `elem_bits` must be), bytes 13–15 reserved.
+        self.v2.next = self.version.val() == self.v_version.val();
+        self.v3.next = self.version.val() == self.v_version_typed.val();
+        self.etype.next = self.reserved.val().get_bits::<8>(0);
+        // 8·type + width/8 (the type table's index, modulo 256: a type ≥ 8 is refused by
+        // itself).
+        self.etype_idx.next =
+            (self.etype.val() << self.three8.val()) + (self.want_elem.val() >> self.three8.val());
+        self.bad_v2.next =
+            self.v2.val() & ((self.codec.val() != self.v_codec.val()) | self.reserved.val().any());
+        self.bad_v3.next = self.v3.val()
+            & (((self.codec.val() != self.v_codec.val())
+                & (self.codec.val() != self.v_codec_zvcx.val()))
+                | self.reserved.val().get_bits::<24>(8).any()
+                | (self.etype.val() >= self.n_types.val())
+                | !self
+                    .type_width_ok
+                    .val()
+                    .get_bit(self.etype_idx.val().index()));
         self.bad.next = (self.magic.val() != self.v_magic.val())
-            | (self.version.val() != self.v_version.val())
-            | (self.codec.val() != self.v_codec.val())
+            | (!self.v2.val() & !self.v3.val())
+            | self.bad_v2.val()
+            | self.bad_v3.val()
             | ((self.elem.val() != self.eb_8.val())
                 & (self.elem.val() != self.eb_16.val())
                 & (self.elem.val() != self.eb_32.val()))
             | (self.elem.val() != self.want_elem.val())
             | (self.cl.val() < self.cl_fmt_min.val())
             | (self.cl.val() > self.cl_fmt_max.val())
-            | self.reserved.val().any()
             | ((self.elem.val() == self.eb_16.val()) & (self.ulen64.val() & self.m_16.val()).any())
             | ((self.elem.val() == self.eb_32.val()) & (self.ulen64.val() & self.m_32.val()).any())
             | self.ceil_hi.val().any()
             | (self.ceil_lo.val() != self.n_chunks.val());
-        self.unsup.next = self.cl.val() > self.cl_eng_max.val();
+        self.unsup.next = (self.cl.val() > self.cl_eng_max.val())
+            | ((self.codec.val() == self.v_codec_zvcx.val()) & !self.has_zvcx.val());
         self.code.next = self.ok.val();
         if self.bad.val() {
             self.code.next = self.e_bad_header.val();

@@ -1,20 +1,23 @@
 //! [`HeaderPack`]: the frame header COMPRESS writes, laid out from `cdma_spec::frame`.
 //!
 //! A hand-written-Verilog block (see crate::prims for why): one part-select assignment
-//! per header field, generated from [`frame::HEADER_FIELDS`], so the layout exists only in
-//! the spec. The constant fields (magic, version, codec) are baked in as sized literals; the
-//! element width is `8 << elem` bits; narrower inputs fill the low bits of their fields (the
-//! rest is zero).
+//! per header field, generated from [`frame::HEADER_FIELDS_TYPED`], so the layout exists only
+//! in the spec. The constant fields (magic, codec) are baked in as sized literals; the version
+//! is 3 for a typed frame and 2 for a raw one (the type byte is then the reserved zero of
+//! version 2); the element width is `8 << elem` bits; narrower inputs fill the low bits of
+//! their fields (the rest is zero).
 
 use cdma_spec::frame;
 use rust_hdl::core::prelude::*;
 
-use super::check::{CL_BITS, ELEM_BITS, HDR_BITS, LEN_BITS};
+use super::check::{CL_BITS, ELEM_BITS, HDR_BITS, LEN_BITS, TYPE_BITS};
 
 /// Value of one header field: a constant or one of the block's inputs.
 #[derive(Clone, Copy, Debug)]
 enum Src {
     Const(u64),
+    Version,
+    ElemType,
     ElemBits,
     ChunkLog2,
     NChunks,
@@ -28,6 +31,8 @@ enum Src {
 pub struct HeaderPack {
     /// Element width code of the frame (0 = 8, 1 = 16, 2 = 32 bits).
     pub elem: Signal<In, Bits<ELEM_BITS>>,
+    /// Element type code of the frame (0 = raw: a version 2 frame).
+    pub ty: Signal<In, Bits<TYPE_BITS>>,
     /// `chunk_log2` of the frame.
     pub chunk_log2: Signal<In, Bits<CL_BITS>>,
     /// `n_chunks`.
@@ -44,12 +49,13 @@ impl HeaderPack {
     /// Every header field with its value source (panics on a field this block does not
     /// know, so a spec change cannot go unnoticed).
     fn fields(&self) -> Vec<(cdma_spec::Field, Src)> {
-        frame::HEADER_FIELDS
+        frame::HEADER_FIELDS_TYPED
             .iter()
             .map(|f| {
                 let src = match f.name {
                     "magic" => Src::Const(u64::from(u32::from_le_bytes(frame::MAGIC))),
-                    "version" => Src::Const(u64::from(frame::VERSION)),
+                    "version" => Src::Version,
+                    "elem_type" => Src::ElemType,
                     "codec" => Src::Const(u64::from(frame::CODEC_ZVC)),
                     "elem_bits" => Src::ElemBits,
                     "chunk_log2" => Src::ChunkLog2,
@@ -69,8 +75,12 @@ impl Logic for HeaderPack {
     fn update(&mut self) {
         let mut y = Bits::<HDR_BITS>::default();
         for (f, src) in self.fields() {
+            let ty = self.ty.val().to_u64();
             let v = match src {
                 Src::Const(v) => v,
+                Src::Version if ty == 0 => u64::from(frame::VERSION),
+                Src::Version => u64::from(frame::VERSION_TYPED),
+                Src::ElemType => ty,
                 Src::ElemBits => 8 << self.elem.val().to_u64(),
                 Src::ChunkLog2 => self.chunk_log2.val().to_u64(),
                 Src::NChunks => self.n_chunks.val().to_u64(),
@@ -92,6 +102,12 @@ impl Logic for HeaderPack {
             let line = match src {
                 Src::Const(0) => continue,
                 Src::Const(c) => format!("y[{lsb} +: {w}] = {w}'h{c:x};"),
+                Src::Version => format!(
+                    "y[{lsb} +: {w}] = (ty == {TYPE_BITS}'d0) ? {w}'d{} : {w}'d{};",
+                    frame::VERSION,
+                    frame::VERSION_TYPED
+                ),
+                Src::ElemType => format!("y[{lsb} +: {TYPE_BITS}] = ty;"),
                 Src::ElemBits => format!("y[{lsb} +: {w}] = {w}'d8 << elem;"),
                 Src::ChunkLog2 => format!("y[{lsb} +: {CL_BITS}] = chunk_log2;"),
                 Src::NChunks => format!("y[{lsb} +: {LEN_BITS}] = n_chunks;"),
@@ -117,6 +133,7 @@ mod tests {
         let mut uut = HeaderPack::default();
         uut.connect_all();
         uut.elem.next = 1u64.into();
+        uut.ty.next = 0u64.into();
         uut.chunk_log2.next = 12u64.into();
         uut.n_chunks.next = 3u64.into();
         uut.ulen.next = 9000u64.into();
@@ -140,5 +157,19 @@ mod tests {
         };
         assert!(text.contains("y[64 +: 32] = n_chunks;"), "{text}");
         assert!(text.contains("y[48 +: 8] = 8'd8 << elem;"), "{text}");
+        assert!(text.contains("y[96 +: 3] = ty;"), "{text}");
+        // A typed frame: version 3 and the type in byte 12.
+        uut.ty.next = 2u64.into();
+        assert!(simulate(&mut uut, 100));
+        let y = uut.y.val();
+        let bytes: Vec<u8> = (0..frame::HEADER_LEN)
+            .map(|i| y.get_bits::<8>(i * 8).to_u64() as u8)
+            .collect();
+        assert_eq!(
+            frame::VERSION_FIELD.get(&bytes),
+            u64::from(frame::VERSION_TYPED)
+        );
+        assert_eq!(frame::ELEM_TYPE_FIELD.get(&bytes), 2);
+        assert_eq!(frame::RESERVED_TYPED_FIELD.get(&bytes), 0);
     }
 }

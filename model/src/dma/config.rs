@@ -42,6 +42,9 @@ pub struct EngineConfig {
     elem_mask: u8,
     chunk_log2_max: u8,
     desc_limit: usize,
+    /// Whether the engine has the ZVC-X codec (descriptor `codec` 1, version 3 frames of
+    /// codec 2); without it those are UNSUPPORTED.
+    zvcx: bool,
 }
 
 impl Default for EngineConfig {
@@ -52,6 +55,7 @@ impl Default for EngineConfig {
             elem_mask: mask_of(&ElemWidth::ALL),
             chunk_log2_max: 12,
             desc_limit: 1 << 16,
+            zvcx: false,
         }
     }
 }
@@ -107,6 +111,18 @@ impl EngineConfig {
     pub fn with_desc_limit(mut self, n: usize) -> EngineConfig {
         self.desc_limit = n;
         self
+    }
+
+    /// Sets whether the engine has the ZVC-X codec (default: no; COMPRESS descriptors asking
+    /// for it and DECOMPRESS of ZVC-X frames then end UNSUPPORTED).
+    pub fn with_zvcx(mut self, zvcx: bool) -> EngineConfig {
+        self.zvcx = zvcx;
+        self
+    }
+
+    /// Whether the engine has the ZVC-X codec.
+    pub fn has_zvcx(&self) -> bool {
+        self.zvcx
     }
 
     /// How many descriptors [`run_chain`](super::run_chain) visits at most.

@@ -62,6 +62,19 @@ pub fn control_word(op: Op, elem_bits: u32, chunk_log2: u8, irq: bool, stop_on_e
     d::CTRL_CHUNK_LOG2.set(w, u64::from(chunk_log2)) as u32
 }
 
+/// `control` with its `type` and `codec` fields set: `elem_type` is a type code of
+/// docs/FORMAT.md (0 = raw), `zvcx` selects ZVC-X (else ZVC). Codes are written as given
+/// (truncated to their fields), so tests can build bad descriptors.
+pub fn with_type_and_codec(control: u32, elem_type: u8, zvcx: bool) -> u32 {
+    let codec = if zvcx {
+        d::DESC_CODEC_ZVCX
+    } else {
+        d::DESC_CODEC_ZVC
+    };
+    let w = d::CTRL_TYPE.set(u64::from(control), u64::from(elem_type));
+    d::CTRL_CODEC.set(w, codec) as u32
+}
+
 impl Descriptor {
     /// The 64 bytes in memory (`status` and `bytes_written` zero).
     pub fn to_bytes(&self) -> [u8; DESC_LEN] {

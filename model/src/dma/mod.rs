@@ -29,5 +29,5 @@ pub use cdma_spec::error::ErrorCode;
 
 pub use chain::{run_chain, ChainEnd, ChainOutcome, DescOutcome};
 pub use config::{ConfigError, EngineConfig};
-pub use descriptor::{control_word, status_word, Descriptor, Op};
+pub use descriptor::{control_word, status_word, with_type_and_codec, Descriptor, Op};
 pub use memory::{BusError, BusFault, Memory, SparseMemory};

@@ -10,9 +10,9 @@ use super::bus::{read_beats, read_beats_at, region, write_at};
 use super::config::EngineConfig;
 use super::descriptor::{Descriptor, Op};
 use super::memory::Memory;
-use crate::frame::{decode_chunk, encode_chunk};
+use crate::frame::{decode_chunk_with, encode_chunk_with};
 use crate::layout::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
-use crate::ElemWidth;
+use crate::{Codec, ElemType, ElemWidth};
 
 /// Result of the operation of a fetched descriptor: error, bytes written, unspecified memory.
 pub(super) struct OpResult {
@@ -79,9 +79,26 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
     if op == Op::Compress && layout::check_chunk_log2(chunk_log2).is_err() {
         return OpResult::early(code::BAD_DESC);
     }
-    // Step 3: what this configuration can run.
     let elem = ElemWidth::from_bits(elem_bits).expect("the element codes are valid widths");
+    // The type and codec: COMPRESS only (DECOMPRESS reads them from the header).
+    let type_field = d::CTRL_TYPE.get(c) as u8;
+    let codec_field = d::CTRL_CODEC.get(c);
+    if op != Op::Compress && (type_field != 0 || codec_field != 0) {
+        return OpResult::early(code::BAD_DESC);
+    }
+    let Ok(elem_type) = ElemType::from_code(type_field, elem) else {
+        return OpResult::early(code::BAD_DESC);
+    };
+    let codec = match codec_field {
+        d::DESC_CODEC_ZVC => Codec::Zvc,
+        d::DESC_CODEC_ZVCX => Codec::ZvcX,
+        _ => return OpResult::early(code::BAD_DESC),
+    };
+    // Step 3: what this configuration can run.
     if op != Op::Copy && !cfg.supports(elem) {
+        return OpResult::early(code::UNSUPPORTED);
+    }
+    if codec == Codec::ZvcX && !cfg.has_zvcx() {
         return OpResult::early(code::UNSUPPORTED);
     }
     // (A chunk smaller than a beat cannot happen today, 2^7 >= BB; the rule keeps chunks
@@ -97,14 +114,15 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
     {
         return OpResult::early(code::UNALIGNED);
     }
-    // Step 5: whole elements of the descriptor's width (COPY included: one rule for every
-    // operation is simpler for software).
-    if !desc.src_len.is_multiple_of(elem.bytes() as u32) {
+    // Step 5: whole elements of the descriptor's width (COPY included: one rule for the data
+    // of every operation is simpler for software). A DECOMPRESS `src_len` is payload bytes,
+    // which ZVC-X packs to any byte count: the header's `payload_len` checks it.
+    if op != Op::Decompress && !desc.src_len.is_multiple_of(elem.bytes() as u32) {
         return OpResult::early(code::BAD_DESC);
     }
     match op {
         Op::Copy => copy(mem, desc, bb),
-        Op::Compress => compress(mem, desc, cfg, elem, chunk_log2),
+        Op::Compress => compress(mem, desc, cfg, (codec, elem_type), chunk_log2),
         Op::Decompress => decompress(mem, desc, cfg, elem),
     }
 }
@@ -142,7 +160,7 @@ fn compress(
     mem: &mut impl Memory,
     desc: &Descriptor,
     cfg: &EngineConfig,
-    elem: ElemWidth,
+    (codec, elem_type): (Codec, ElemType),
     chunk_log2: u8,
 ) -> OpResult {
     let bb = u64::from(cfg.bus_bytes());
@@ -168,7 +186,7 @@ fn compress(
             return OpResult::streaming(code::READ_ERROR, unspec);
         };
         stored.clear();
-        let e = encode_chunk(&src, elem, &mut stored);
+        let e = encode_chunk_with(&src, codec, elem_type, &mut stored);
         if off + stored.len() as u64 > u64::from(desc.dst_cap) {
             return OpResult::streaming(code::DST_OVERFLOW, unspec);
         }
@@ -180,8 +198,8 @@ fn compress(
         return OpResult::streaming(code::WRITE_ERROR, unspec);
     }
     let header = Header {
-        codec: crate::Codec::Zvc,
-        elem_type: crate::ElemType::Raw(elem),
+        codec,
+        elem_type,
         chunk_log2,
         n_chunks: n as u32,
         uncompressed_len: len,
@@ -210,12 +228,12 @@ fn decompress(
     let Ok(h) = Header::parse(&hb) else {
         return OpResult::early(code::BAD_HEADER);
     };
-    // The engine reads untyped ZVC frames (version 2) only; the frame must hold the elements
-    // the descriptor names (a width the engine does not compress was refused in step 3).
-    if layout::VERSION_FIELD.get(&hb) != u64::from(layout::VERSION) || h.elem() != elem {
+    // The frame must hold the elements the descriptor names (a width the engine does not
+    // compress was refused in step 3).
+    if h.elem() != elem {
         return OpResult::early(code::BAD_HEADER);
     }
-    if h.chunk_log2 > cfg.chunk_log2_max() {
+    if h.chunk_log2 > cfg.chunk_log2_max() || (h.codec == Codec::ZvcX && !cfg.has_zvcx()) {
         return OpResult::early(code::UNSUPPORTED);
     }
     if h.uncompressed_len > u64::from(desc.dst_cap) {
@@ -250,7 +268,7 @@ fn decompress(
             return stop(i, code::READ_ERROR);
         };
         let e = IndexEntry::read(&word, 0);
-        if e.check(i, h.chunk_len(u64::from(i)), h.codec, elem)
+        if e.check(i, h.chunk_len(u64::from(i)), h.codec, h.elem())
             .is_err()
         {
             return stop(i, code::BAD_INDEX);
@@ -265,7 +283,7 @@ fn decompress(
         };
         out.clear();
         let clen = h.chunk_len(u64::from(i));
-        if decode_chunk(&s, e, clen as usize, elem, &mut out).is_err() {
+        if decode_chunk_with(&s, e, clen as usize, h.codec, h.elem_type, &mut out).is_err() {
             return OpResult::streaming(code::BAD_PAYLOAD, unspec);
         }
         let at = u64::from(i) * h.chunk_bytes();

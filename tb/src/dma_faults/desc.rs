@@ -1,7 +1,9 @@
 //! Broken descriptors (BAD_DESC, UNSUPPORTED, UNALIGNED) and destination overflows.
 
-use cdma_model::dma::{codes, control_word, Descriptor, EngineConfig, ErrorCode, Op};
-use cdma_model::ElemWidth;
+use cdma_model::dma::{
+    codes, control_word, with_type_and_codec, Descriptor, EngineConfig, ErrorCode, Op,
+};
+use cdma_model::{ElemType, ElemWidth};
 use cdma_spec::desc as d;
 use rand::Rng;
 
@@ -80,6 +82,18 @@ pub enum DescFault {
     OtherElem,
     /// COMPRESS chunk_log2 above CHUNK_LOG2_MAX (UNSUPPORTED).
     ChunkAboveMax,
+    /// COMPRESS type 6 or 7 (BAD_DESC).
+    TypeReserved,
+    /// COMPRESS with a float type of another width than `elem` (BAD_DESC).
+    TypeWidthMismatch,
+    /// COPY or DECOMPRESS with a type (BAD_DESC).
+    TypeNotCompress,
+    /// COMPRESS codec 2 or 3 (BAD_DESC).
+    CodecReserved,
+    /// COPY or DECOMPRESS asking for ZVC-X (BAD_DESC).
+    CodecNotCompress,
+    /// COMPRESS with ZVC-X on an engine without it (UNSUPPORTED).
+    ZvcxUnsupported,
     /// src_addr off the bus alignment (UNALIGNED).
     UnalignedSrc,
     /// dst_addr off the bus alignment (UNALIGNED).
@@ -95,7 +109,7 @@ pub enum DescFault {
 
 impl DescFault {
     /// Every descriptor fault.
-    pub const ALL: [DescFault; 17] = [
+    pub const ALL: [DescFault; 23] = [
         DescFault::OpReserved,
         DescFault::ElemReserved,
         DescFault::ReservedBit,
@@ -108,6 +122,12 @@ impl DescFault {
         DescFault::LenNotWhole,
         DescFault::OtherElem,
         DescFault::ChunkAboveMax,
+        DescFault::TypeReserved,
+        DescFault::TypeWidthMismatch,
+        DescFault::TypeNotCompress,
+        DescFault::CodecReserved,
+        DescFault::CodecNotCompress,
+        DescFault::ZvcxUnsupported,
         DescFault::UnalignedSrc,
         DescFault::UnalignedDst,
         DescFault::UnalignedMeta,
@@ -119,7 +139,7 @@ impl DescFault {
     pub fn code(self) -> ErrorCode {
         use DescFault::*;
         match self {
-            OtherElem | ChunkAboveMax => codes::UNSUPPORTED,
+            OtherElem | ChunkAboveMax | ZvcxUnsupported => codes::UNSUPPORTED,
             UnalignedSrc | UnalignedDst | UnalignedMeta | UnalignedHalfBeat | UnalignedDesc => {
                 codes::UNALIGNED
             }
@@ -133,6 +153,7 @@ impl DescFault {
         match self {
             DescFault::LenNotWhole => elem.bits() > 8,
             DescFault::OtherElem => engine.elem_widths().len() < ElemWidth::ALL.len(),
+            DescFault::ZvcxUnsupported => !engine.has_zvcx(),
             _ => true,
         }
     }
@@ -188,7 +209,7 @@ pub fn bad_desc(engine: &EngineConfig, seed: u64, fault: DescFault) -> Scenario 
         OpReserved => desc.control = d::CTRL_OP.set(u64::from(desc.control), 3) as u32,
         ElemReserved => desc.control = control_word(Op::Copy, 0, 0, false, false) | (3 << 2),
         ReservedBit => {
-            let bit = [6u32, 7, 13, 20, 31][b.rng.gen_range(0..5)];
+            let bit = [6u32, 7, 13, 19, 22, 31][b.rng.gen_range(0..6)];
             desc.control |= 1 << bit;
         }
         Reserved0 => desc.reserved0 = 1 << b.rng.gen_range(0..32),
@@ -206,6 +227,33 @@ pub fn bad_desc(engine: &EngineConfig, seed: u64, fault: DescFault) -> Scenario 
             let c = engine.chunk_log2_max() + 1;
             desc.control = control_word(Op::Compress, e, c, false, false);
         }
+        TypeReserved => {
+            let ty = b.rng.gen_range(6..8);
+            desc.control = with_type_and_codec(desc.control, ty, false);
+        }
+        TypeWidthMismatch => {
+            // A float type of another width than the descriptor's.
+            let floats: Vec<ElemType> = ElemType::ALL
+                .into_iter()
+                .filter(|t| t.is_float() && t.width() != elem)
+                .collect();
+            let ty = floats[b.rng.gen_range(0..floats.len())].code();
+            desc.control = with_type_and_codec(desc.control, ty, false);
+        }
+        TypeNotCompress => {
+            let op = [Op::Copy, Op::Decompress][b.rng.gen_range(0..2)];
+            let ty = b.rng.gen_range(1..6);
+            desc.control = with_type_and_codec(control_word(op, e, 0, false, false), ty, false);
+        }
+        CodecReserved => {
+            let codec = b.rng.gen_range(2..4u64);
+            desc.control = d::CTRL_CODEC.set(u64::from(desc.control), codec) as u32;
+        }
+        CodecNotCompress => {
+            let op = [Op::Copy, Op::Decompress][b.rng.gen_range(0..2)];
+            desc.control = with_type_and_codec(control_word(op, e, 0, false, false), 0, true);
+        }
+        ZvcxUnsupported => desc.control = with_type_and_codec(desc.control, 0, true),
         UnalignedSrc => desc.src_addr += off,
         UnalignedDst => desc.dst_addr += off,
         UnalignedMeta => desc.meta_addr += off,

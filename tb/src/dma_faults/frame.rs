@@ -3,10 +3,11 @@
 use cdma_model::dma::{codes, EngineConfig, ErrorCode};
 use cdma_model::layout::IndexEntry;
 use cdma_model::layout::{
-    CHUNK_LOG2_FIELD, CODEC_FIELD, ELEM_BITS_FIELD, HEADER_LEN, INDEX_ENTRY_LEN, MAGIC_FIELD,
-    N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD, UNCOMPRESSED_LEN_FIELD, VERSION_FIELD,
+    CHUNK_LOG2_FIELD, CODEC_FIELD, CODEC_ZVCX, ELEM_BITS_FIELD, ELEM_TYPE_FIELD, HEADER_LEN,
+    INDEX_ENTRY_LEN, MAGIC_FIELD, N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD,
+    RESERVED_TYPED_FIELD, UNCOMPRESSED_LEN_FIELD, VERSION_FIELD, VERSION_TYPED,
 };
-use cdma_model::ElemWidth;
+use cdma_model::{ElemType, ElemWidth};
 
 use super::parts::{
     builder, decompress_between_copies, good_copy, place_frame, put, relu_data, stored_offset,
@@ -42,11 +43,19 @@ pub enum HeaderFault {
     ChunkAboveMax,
     /// uncompressed_len > dst_cap (DST_OVERFLOW).
     DstOverflow,
+    /// Version 3 with a float type of another width (BAD_HEADER).
+    TypeWidthMismatch,
+    /// Version 3 with type code 6 (BAD_HEADER).
+    TypeUnknown,
+    /// Version 3 with a reserved byte (13–15) set (BAD_HEADER).
+    TypedReserved,
+    /// Version 3, codec ZVC-X, on an engine without it (UNSUPPORTED).
+    ZvcxFrame,
 }
 
 impl HeaderFault {
     /// Every header fault.
-    pub const ALL: [HeaderFault; 13] = [
+    pub const ALL: [HeaderFault; 17] = [
         HeaderFault::Magic,
         HeaderFault::Version,
         HeaderFault::Codec,
@@ -60,12 +69,16 @@ impl HeaderFault {
         HeaderFault::OtherElem,
         HeaderFault::ChunkAboveMax,
         HeaderFault::DstOverflow,
+        HeaderFault::TypeWidthMismatch,
+        HeaderFault::TypeUnknown,
+        HeaderFault::TypedReserved,
+        HeaderFault::ZvcxFrame,
     ];
 
     /// The code the engine must report.
     pub fn code(self) -> ErrorCode {
         match self {
-            HeaderFault::ChunkAboveMax => codes::UNSUPPORTED,
+            HeaderFault::ChunkAboveMax | HeaderFault::ZvcxFrame => codes::UNSUPPORTED,
             HeaderFault::DstOverflow => codes::DST_OVERFLOW,
             _ => codes::BAD_HEADER,
         }
@@ -95,6 +108,10 @@ pub fn bad_header(engine: &EngineConfig, seed: u64, fault: HeaderFault) -> Scena
         .into_iter()
         .find(|e| *e != elem)
         .expect("three widths");
+    let other_float = ElemType::ALL
+        .into_iter()
+        .find(|t| t.is_float() && t.width() != elem)
+        .expect("floats of two widths at least");
     let f = place_frame(&mut b, &data, chunk, &format!("d{i} DECOMPRESS"), |m, _| {
         let ulen = UNCOMPRESSED_LEN_FIELD.get(m);
         match fault {
@@ -112,6 +129,22 @@ pub fn bad_header(engine: &EngineConfig, seed: u64, fault: HeaderFault) -> Scena
             }
             HeaderFault::SrcLen | HeaderFault::DstOverflow => {}
             HeaderFault::OtherElem => put(ELEM_BITS_FIELD, m, u64::from(other.bits())),
+            HeaderFault::TypeWidthMismatch => {
+                put(VERSION_FIELD, m, u64::from(VERSION_TYPED));
+                put(ELEM_TYPE_FIELD, m, u64::from(other_float.code()));
+            }
+            HeaderFault::TypeUnknown => {
+                put(VERSION_FIELD, m, u64::from(VERSION_TYPED));
+                put(ELEM_TYPE_FIELD, m, 6);
+            }
+            HeaderFault::TypedReserved => {
+                put(VERSION_FIELD, m, u64::from(VERSION_TYPED));
+                m[RESERVED_TYPED_FIELD.offset + 1] = 1;
+            }
+            HeaderFault::ZvcxFrame => {
+                put(VERSION_FIELD, m, u64::from(VERSION_TYPED));
+                put(CODEC_FIELD, m, u64::from(CODEC_ZVCX));
+            }
             HeaderFault::ChunkAboveMax => {
                 let c = max + 1;
                 put(CHUNK_LOG2_FIELD, m, u64::from(c));

@@ -3,7 +3,8 @@
 
 use std::ops::Range;
 
-use cdma_model::dma::{codes, EngineConfig};
+use cdma_model::dma::{codes, with_type_and_codec, EngineConfig};
+use cdma_model::{ElemType, ElemWidth};
 use rand::Rng;
 
 use super::builder::{ChainBuilder, DEFAULT_WINDOW};
@@ -141,10 +142,15 @@ pub fn random_chain_with(
                     RegionKind::Metadata,
                     &format!("d{i} COMPRESS meta ({})", tn.name),
                 );
-                let desc = compress_desc(tn.elem, src, len as u32, dst, cap as u32, meta, field);
+                let mut desc =
+                    compress_desc(tn.elem, src, len as u32, dst, cap as u32, meta, field);
+                // Half the compresses name a float type of the width: a version 3 frame,
+                // which the DECOMPRESS of this tensor then reads.
+                let ty = random_type(tn.elem, &mut b.rng);
+                desc.control = with_type_and_codec(desc.control, ty.code(), false);
                 b.push(
                     with_flags(desc, irq, stop),
-                    &format!("COMPRESS {} chunk 2^{chunk_log2}", tn.name),
+                    &format!("COMPRESS {} ({}) chunk 2^{chunk_log2}", tn.name, ty.name()),
                     Some(codes::OK),
                 );
                 frames[t] = Some((meta, dst, payload as u32, src));
@@ -222,4 +228,17 @@ pub fn random_chain_with(
         }
     }
     b.finish()
+}
+
+/// Raw elements of `elem` half the time, else one of the float types of that width.
+fn random_type(elem: ElemWidth, rng: &mut impl Rng) -> ElemType {
+    let floats: Vec<ElemType> = ElemType::ALL
+        .into_iter()
+        .filter(|t| t.is_float() && t.width() == elem)
+        .collect();
+    if floats.is_empty() || rng.gen_bool(0.5) {
+        ElemType::Raw(elem)
+    } else {
+        floats[rng.gen_range(0..floats.len())]
+    }
 }

@@ -41,6 +41,7 @@ macro_rules! controller_logic {
                 self.hchk.dst_cap.next = self.chk.dst_cap.val();
                 self.hchk.elem_code.next = self.chk.elem.val();
                 self.hpack.elem.next = self.chk.elem.val();
+                self.hpack.ty.next = self.chk.ty.val();
                 self.iwin.elem.next = self.chk.elem.val();
                 self.hpack.chunk_log2.next = self.cl.q.val();
                 self.hpack.n_chunks.next = self.n.q.val();
