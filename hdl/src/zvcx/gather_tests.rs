@@ -10,17 +10,22 @@ use super::lanes::{elem_of, BLOCK_BITS};
 use crate::testutil::{clock_cycle, reset_block, settle, Source, XorShift64};
 
 /// One input beat: bytes (`N`, junk past `cnt`), valid bytes, chunk end.
-struct Beat {
-    data: Vec<u8>,
-    cnt: usize,
-    end: bool,
+pub(super) struct Beat {
+    pub(super) data: Vec<u8>,
+    pub(super) cnt: usize,
+    pub(super) end: bool,
 }
 
 /// One block: its 32 lanes, its length, whether it ends its chunk.
-type GotBlock = (Vec<u64>, usize, bool);
+pub(super) type GotBlock = (Vec<u64>, usize, bool);
 
 /// Chunks of random whole-element lengths as `n`-byte beats, and the blocks they make.
-fn chunks(rng: &mut XorShift64, n: usize, elem: u64, count: usize) -> (Vec<Beat>, Vec<GotBlock>) {
+pub(super) fn chunks(
+    rng: &mut XorShift64,
+    n: usize,
+    elem: u64,
+    count: usize,
+) -> (Vec<Beat>, Vec<GotBlock>) {
     let eb = 1usize << elem;
     let (mut beats, mut blocks) = (vec![], vec![]);
     for _ in 0..count {
@@ -51,7 +56,7 @@ fn chunks(rng: &mut XorShift64, n: usize, elem: u64, count: usize) -> (Vec<Beat>
     (beats, blocks)
 }
 
-fn to_bits<const W: usize>(bytes: &[u8]) -> Bits<W> {
+pub(super) fn to_bits<const W: usize>(bytes: &[u8]) -> Bits<W> {
     bytes
         .iter()
         .rev()

@@ -5,13 +5,18 @@
 //! * [`ElemParams`]: the element type's widths, from the spec's table.
 //! * [`ElemLanes`]: a block's bytes as 32 zero-extended element lanes.
 //! * [`ZvcxGather`]: bus beats of a chunk as blocks, one per cycle.
+//! * [`ZvcxScatter`]: blocks back into bus beats.
 
 mod elem_params;
 mod gather;
 #[cfg(test)]
 mod gather_tests;
 mod lanes;
+mod scatter;
+#[cfg(test)]
+mod scatter_tests;
 
 pub use elem_params::{params_of, ElemParams};
 pub use gather::{gather_block, place_bytes, BlockPlace, ZvcxGather, GATHER_PORTS};
-pub use lanes::{elem_of, ElemLanes, BLOCK_BITS};
+pub use lanes::{elem_of, lane_bytes, ElemLanes, LaneBytes, BLOCK_BITS};
+pub use scatter::{scatter_block, unplace_bytes, BlockUnplace, ZvcxScatter, SCATTER_PORTS};
