@@ -163,6 +163,9 @@ pub struct ZvcxGather<const N: usize, const W: usize> {
     pub out_data: Signal<Out, Bits<BLOCK_BITS>>,
     /// Elements in the block, 1..32 (32 except a chunk's last block).
     pub out_len: Signal<Out, Bits<6>>,
+    /// Bytes of the block (`out_len · E/8`; with `elem` = 32 bits the gatherer also turns a
+    /// byte stream of any length into 128-byte words, and this is their byte count).
+    pub out_bytes: Signal<Out, Bits<8>>,
     /// The chunk's last block.
     pub out_end: Signal<Out, Bit>,
     /// Output handshake: valid.
@@ -177,6 +180,7 @@ pub struct ZvcxGather<const N: usize, const W: usize> {
     ov: DFF<Bit>,
     oend: DFF<Bit>,
     olen: DFF<Bits<6>>,
+    obytes: DFF<Bits<8>>,
     e2: Signal<Local, Bits<2>>,
     bsz: Signal<Local, Bits<8>>,
     fits: Signal<Local, Bit>,
@@ -209,6 +213,7 @@ impl<const N: usize, const W: usize> Default for ZvcxGather<N, W> {
             in_ready: Default::default(),
             out_data: Default::default(),
             out_len: Default::default(),
+            out_bytes: Default::default(),
             out_end: Default::default(),
             out_valid: Default::default(),
             out_ready: Default::default(),
@@ -220,6 +225,7 @@ impl<const N: usize, const W: usize> Default for ZvcxGather<N, W> {
             ov: Default::default(),
             oend: Default::default(),
             olen: Default::default(),
+            obytes: Default::default(),
             e2: Default::default(),
             bsz: Default::default(),
             fits: Default::default(),
@@ -244,7 +250,7 @@ impl<const N: usize, const W: usize> Default for ZvcxGather<N, W> {
 impl<const N: usize, const W: usize> Logic for ZvcxGather<N, W> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, seg, soff, ov, oend, olen);
+        dff_setup!(self, clock, seg, soff, ov, oend, olen, obytes);
         clock!(self, clock, blk);
         // ---- the block's geometry: B = 32·E/8 bytes (width code 3 as 32 bits)
         self.e2.next = self.elem.val();
@@ -297,6 +303,7 @@ impl<const N: usize, const W: usize> Logic for ZvcxGather<N, W> {
             if self.complete.val() {
                 self.ov.d.next = true;
                 self.oend.d.next = self.in_end.val() & (!self.fits.val() | self.last_slot.val());
+                self.obytes.d.next = self.bytes_now.val();
                 // Elements: bytes / (E/8), at most 32.
                 self.olen.d.next = self.bytes_now.val().get_bits::<6>(0);
                 if self.e2.val() == self.one2.val() {
@@ -317,6 +324,7 @@ impl<const N: usize, const W: usize> Logic for ZvcxGather<N, W> {
         self.lanes.elem.next = self.elem.val();
         self.out_data.next = self.lanes.y.val();
         self.out_len.next = self.olen.q.val();
+        self.out_bytes.next = self.obytes.q.val();
         self.out_end.next = self.oend.q.val();
         self.out_valid.next = self.ov.q.val();
     }

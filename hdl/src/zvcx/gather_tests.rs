@@ -63,6 +63,11 @@ pub(super) fn to_bits<const W: usize>(bytes: &[u8]) -> Bits<W> {
         .fold(Bits::<W>::default(), |b, &v| (b << 8) | u64::from(v))
 }
 
+thread_local! {
+    /// Every block's `out_bytes` bytes and end flag, as the last run saw them.
+    static BYTES: std::cell::RefCell<Vec<(Vec<u8>, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 macro_rules! run_fn {
     ($fname:ident, $n:expr, $w:expr) => {
         /// Drives `beats` with random valid/ready; returns the blocks out and the cycles.
@@ -86,6 +91,9 @@ macro_rules! run_fn {
                 crate::prims::verilog_check::record(&uut);
                 if uut.out_valid.val() && uut.out_ready.val() {
                     let y = uut.out_data.val();
+                    let nbytes = uut.out_bytes.val().to_u64() as usize;
+                    let bytes = (0..nbytes).map(|j| y.get_bits::<8>(8 * j).to_u64() as u8).collect();
+                    BYTES.with(|b| b.borrow_mut().push((bytes, uut.out_end.val())));
                     let lanes = (0..32).map(|k| y.get_bits::<32>(32 * k).to_u64()).collect();
                     out.push((lanes, uut.out_len.val().to_u64() as usize, uut.out_end.val()));
                 }
@@ -184,4 +192,42 @@ fn verilog_matches_rust_simulation() {
         });
         check(&gather_block(8 * n), &trace);
     }
+}
+
+/// With `elem` = 32 bits the gatherer turns byte streams of any length into 128-byte words:
+/// `out_bytes` counts them (the ZVC-X decompressor's input).
+#[test]
+fn byte_streams_become_words() {
+    for (n, run) in [(16usize, run16 as Run), (64, run64), (128, run128)] {
+        let mut rng = XorShift64::new(3 + n as u64);
+        let mut beats = vec![];
+        let mut want: Vec<(Vec<u8>, bool)> = vec![];
+        for _ in 0..5 {
+            let len = 1 + (rng.next() % 400) as usize;
+            let data = rng.bytes(len);
+            let nb = data.chunks(n).count();
+            for (i, b) in data.chunks(n).enumerate() {
+                let mut bytes = b.to_vec();
+                bytes.extend(rng.bytes(n - b.len()));
+                beats.push(Beat {
+                    data: bytes,
+                    cnt: b.len(),
+                    end: i + 1 == nb,
+                });
+            }
+            let nw = data.chunks(128).count();
+            for (i, w) in data.chunks(128).enumerate() {
+                want.push((w.to_vec(), i + 1 == nw));
+            }
+        }
+        let got = run_bytes(run, &beats, n as u64);
+        assert_eq!(got, want, "N {n}");
+    }
+}
+
+/// Runs the gatherer at 32-bit elements and returns each block's `out_bytes` bytes.
+fn run_bytes(run: Run, beats: &[Beat], seed: u64) -> Vec<(Vec<u8>, bool)> {
+    BYTES.with(|b| b.borrow_mut().clear());
+    run(beats, 2, 80, 70, seed);
+    BYTES.with(|b| b.borrow().clone())
 }

@@ -6,11 +6,16 @@
 //! * [`ElemLanes`]: a block's bytes as 32 zero-extended element lanes.
 //! * [`ZvcxGather`]: bus beats of a chunk as blocks, one per cycle.
 //! * [`ZvcxScatter`]: blocks back into bus beats.
+//! * [`WordToBeats`]: the codec's 128-byte words as bus beats (the gatherer at 32-bit
+//!   elements goes the other way).
 
 mod elem_params;
 mod gather;
 #[cfg(test)]
 mod gather_tests;
+mod gearbox;
+#[cfg(test)]
+mod gearbox_tests;
 mod lanes;
 mod scatter;
 #[cfg(test)]
@@ -18,5 +23,6 @@ mod scatter_tests;
 
 pub use elem_params::{params_of, ElemParams};
 pub use gather::{gather_block, place_bytes, BlockPlace, ZvcxGather, GATHER_PORTS};
+pub use gearbox::{WordPart, WordToBeats, WORD_BYTES};
 pub use lanes::{elem_of, lane_bytes, ElemLanes, LaneBytes, BLOCK_BITS};
 pub use scatter::{scatter_block, unplace_bytes, BlockUnplace, ZvcxScatter, SCATTER_PORTS};
