@@ -2,49 +2,85 @@
 //! (least significant bit first, as DEFLATE); a multi-bit value is written least significant
 //! bit first, a prefix code (`"110"`) first character first.
 
-/// Appends bits to a byte vector through a 64-bit accumulator.
+/// Whole bytes the writer stages before it moves them to the vector.
+const STAGE: usize = 512;
+
+/// Appends bits to a byte vector. The pending bits (fewer than 8) sit in a 64-bit
+/// accumulator; every [`BitWriter::put`] stores all 8 bytes of it into a staging array
+/// (branch-free: the bytes past the whole ones are rewritten by the next put) and advances by
+/// the whole bytes, and the staged bytes go to the vector in one copy when the stage is
+/// full, instead of one `Vec::push` per byte.
 pub struct BitWriter<'a> {
     out: &'a mut Vec<u8>,
+    stage: [u8; STAGE + 8],
+    /// Whole bytes staged (< `STAGE` between calls).
+    pos: usize,
+    /// Pending bits, from bit 0.
     acc: u64,
     /// Bits held in `acc` (< 8 between calls).
     n: u32,
     /// Bits written since the writer was made.
+    #[cfg(test)]
     written: u64,
 }
 
 impl<'a> BitWriter<'a> {
-    /// A writer appending to `out`.
+    /// A writer appending to `out`; nothing reaches `out` before [`BitWriter::finish`] but
+    /// whole staged runs.
     pub fn new(out: &'a mut Vec<u8>) -> Self {
         BitWriter {
             out,
+            stage: [0; STAGE + 8],
+            pos: 0,
             acc: 0,
             n: 0,
+            #[cfg(test)]
             written: 0,
         }
     }
 
-    /// Writes the low `bits` bits of `value` (`bits` ≤ 56; higher bits of `value` ignored).
-    #[inline]
+    /// Writes the low `bits` bits of `value` (`bits` ≤ 56; higher bits of `value` ignored):
+    /// for streams built by hand in tests (the codec's own values are clean,
+    /// [`BitWriter::put_bits`]).
+    #[cfg(test)]
     pub fn put(&mut self, value: u64, bits: u32) {
         debug_assert!(bits <= 56);
-        if bits == 0 {
-            return;
+        self.put_bits(value & ((1u64 << bits) - 1), bits);
+    }
+
+    /// Writes `value`, which must be below `2^bits` (`bits` ≤ 56): [`BitWriter::put`]
+    /// without the masking, for callers whose values are clean.
+    #[inline(always)]
+    pub fn put_bits(&mut self, value: u64, bits: u32) {
+        debug_assert!(bits <= 56 && value >> bits == 0);
+        #[cfg(test)]
+        {
+            self.written += u64::from(bits);
         }
-        let v = value & ((1u64 << bits) - 1);
-        self.acc |= v << self.n;
-        self.n += bits;
-        self.written += u64::from(bits);
-        while self.n >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.n -= 8;
+        self.acc |= value << self.n;
+        self.n += bits; // < 64
+        self.stage[self.pos..self.pos + 8].copy_from_slice(&self.acc.to_le_bytes());
+        let whole = self.n / 8;
+        self.pos += whole as usize;
+        self.acc >>= whole * 8; // at most 56: `n` < 64
+        self.n %= 8;
+        if self.pos >= STAGE {
+            self.flush();
         }
     }
 
     /// Writes a prefix code given as its bits in stream order.
-    #[inline]
+    #[inline(always)]
     pub fn put_code(&mut self, code: Code) {
-        self.put(u64::from(code.bits), code.len);
+        self.put_bits(u64::from(code.bits), code.len);
+    }
+
+    /// Moves the staged whole bytes to the vector.
+    #[cold]
+    #[inline(never)]
+    fn flush(&mut self) {
+        self.out.extend_from_slice(&self.stage[..self.pos]);
+        self.pos = 0;
     }
 
     /// Bits written so far.
@@ -53,12 +89,11 @@ impl<'a> BitWriter<'a> {
         self.written
     }
 
-    /// Pads with zero bits to a byte boundary and flushes.
+    /// Pads with zero bits to a byte boundary and moves everything to the vector.
     pub fn finish(mut self) {
+        self.flush();
         if self.n > 0 {
             self.out.push(self.acc as u8);
-            self.acc = 0;
-            self.n = 0;
         }
     }
 }
@@ -92,48 +127,61 @@ impl Code {
 }
 
 /// Reads bits from a byte slice; reading past the end is an error the caller turns into its
-/// own (the position is kept so the caller can say where).
+/// own (the position is kept so the caller can say where). Every read is one unaligned
+/// 8-byte load and a shift (a zero-padded copy only in the last 7 bytes).
 pub struct BitReader<'a> {
     data: &'a [u8],
     /// Next bit to read.
     pos: u64,
+    /// Bits in `data`.
+    end: u64,
 }
 
 impl<'a> BitReader<'a> {
     /// A reader at bit 0 of `data`.
     pub fn new(data: &'a [u8]) -> Self {
-        BitReader { data, pos: 0 }
+        BitReader {
+            data,
+            pos: 0,
+            end: data.len() as u64 * 8,
+        }
     }
 
     /// Bit position of the next read.
+    #[inline(always)]
     pub fn pos(&self) -> u64 {
         self.pos
     }
 
     /// Bits left.
+    #[inline(always)]
     pub fn remaining(&self) -> u64 {
-        self.data.len() as u64 * 8 - self.pos
+        self.end - self.pos
     }
 
-    /// The next `bits` bits (≤ 57) without consuming them, zeros past the end.
-    #[inline]
+    /// The next `bits` bits (≤ 56) without consuming them, zeros past the end.
+    #[inline(always)]
     pub fn peek(&self, bits: u32) -> u64 {
-        debug_assert!(bits <= 57);
+        debug_assert!(bits <= 56);
         let byte = (self.pos / 8) as usize;
-        let shift = (self.pos % 8) as u32;
-        let mut w = [0u8; 8];
-        let avail = self.data.len().saturating_sub(byte).min(8);
-        w[..avail].copy_from_slice(&self.data[byte..byte + avail]);
-        let v = u64::from_le_bytes(w) >> shift;
-        if bits == 0 {
-            0
-        } else {
-            v & ((1u64 << bits) - 1)
-        }
+        let word = match self.data.get(byte..byte + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
+            None => self.tail_word(byte),
+        };
+        (word >> (self.pos % 8)) & ((1u64 << bits) - 1)
     }
 
-    /// Reads `bits` bits (≤ 57), or None (nothing consumed) if fewer are left.
-    #[inline]
+    /// The (fewer than 8) bytes from `byte` on, zero-padded to a word.
+    #[cold]
+    fn tail_word(&self, byte: usize) -> u64 {
+        let mut w = [0u8; 8];
+        let rest = self.data.get(byte..).unwrap_or_default();
+        w[..rest.len()].copy_from_slice(rest);
+        u64::from_le_bytes(w)
+    }
+
+    /// Reads `bits` bits (≤ 56), or None (nothing consumed) if fewer are left.
+    #[inline(always)]
     pub fn get(&mut self, bits: u32) -> Option<u64> {
         if u64::from(bits) > self.remaining() {
             return None;
