@@ -2,18 +2,15 @@
 //! (least significant bit first, as DEFLATE); a multi-bit value is written least significant
 //! bit first, a prefix code (`"110"`) first character first.
 
-/// Whole bytes the writer stages before it moves them to the vector.
-const STAGE: usize = 512;
-
 /// Appends bits to a byte vector. The pending bits (fewer than 8) sit in a 64-bit
-/// accumulator; every [`BitWriter::put`] stores all 8 bytes of it into a staging array
-/// (branch-free: the bytes past the whole ones are rewritten by the next put) and advances by
-/// the whole bytes, and the staged bytes go to the vector in one copy when the stage is
-/// full, instead of one `Vec::push` per byte.
+/// accumulator; every put stores all 8 bytes of it at the first byte not yet complete
+/// (branch-free: the bytes past the complete ones are rewritten by the next put) and
+/// advances by the complete bytes. So the vector is kept at least 8 bytes longer than what
+/// was written (zero-filled ahead, [`BitWriter::reserve`]), and [`BitWriter::finish`]
+/// cuts it back.
 pub struct BitWriter<'a> {
     out: &'a mut Vec<u8>,
-    stage: [u8; STAGE + 8],
-    /// Whole bytes staged (< `STAGE` between calls).
+    /// Index in `out` of the byte the pending bits go to.
     pos: usize,
     /// Pending bits, from bit 0.
     acc: u64,
@@ -25,17 +22,26 @@ pub struct BitWriter<'a> {
 }
 
 impl<'a> BitWriter<'a> {
-    /// A writer appending to `out`; nothing reaches `out` before [`BitWriter::finish`] but
-    /// whole staged runs.
+    /// A writer appending to `out`; `out` holds scratch bytes past the stream until
+    /// [`BitWriter::finish`].
     pub fn new(out: &'a mut Vec<u8>) -> Self {
+        let pos = out.len();
         BitWriter {
             out,
-            stage: [0; STAGE + 8],
-            pos: 0,
+            pos,
             acc: 0,
             n: 0,
             #[cfg(test)]
             written: 0,
+        }
+    }
+
+    /// Makes room for `bits` more bits, so no put of them grows the vector (one zero-fill
+    /// instead of one per few puts).
+    pub fn reserve(&mut self, bits: usize) {
+        let len = self.pos + bits.div_ceil(8) + 8;
+        if self.out.len() < len {
+            self.out.resize(len, 0);
         }
     }
 
@@ -57,16 +63,18 @@ impl<'a> BitWriter<'a> {
         {
             self.written += u64::from(bits);
         }
+        if self.pos + 8 > self.out.len() {
+            // Only the vector goes to the (out-of-line) growth, so the accumulator and
+            // counters stay in registers.
+            grow(self.out, self.pos + 8);
+        }
         self.acc |= value << self.n;
         self.n += bits; // < 64
-        self.stage[self.pos..self.pos + 8].copy_from_slice(&self.acc.to_le_bytes());
+        self.out[self.pos..self.pos + 8].copy_from_slice(&self.acc.to_le_bytes());
         let whole = self.n / 8;
         self.pos += whole as usize;
         self.acc >>= whole * 8; // at most 56: `n` < 64
         self.n %= 8;
-        if self.pos >= STAGE {
-            self.flush();
-        }
     }
 
     /// Writes a prefix code given as its bits in stream order.
@@ -75,27 +83,26 @@ impl<'a> BitWriter<'a> {
         self.put_bits(u64::from(code.bits), code.len);
     }
 
-    /// Moves the staged whole bytes to the vector.
-    #[cold]
-    #[inline(never)]
-    fn flush(&mut self) {
-        self.out.extend_from_slice(&self.stage[..self.pos]);
-        self.pos = 0;
-    }
-
     /// Bits written so far.
     #[cfg(test)]
     pub fn written(&self) -> u64 {
         self.written
     }
 
-    /// Pads with zero bits to a byte boundary and moves everything to the vector.
-    pub fn finish(mut self) {
-        self.flush();
+    /// Pads with zero bits to a byte boundary and drops the scratch bytes.
+    pub fn finish(self) {
+        self.out.truncate(self.pos);
         if self.n > 0 {
             self.out.push(self.acc as u8);
         }
     }
+}
+
+/// Zero-fills `out` to `len` bytes and some more, for a put without [`BitWriter::reserve`].
+#[cold]
+#[inline(never)]
+fn grow(out: &mut Vec<u8>, len: usize) {
+    out.resize(len + 64, 0);
 }
 
 /// A prefix code as stream bits: `bits` bit `i` is the code's `i`-th character.

@@ -30,11 +30,11 @@ pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
     out: &mut Vec<u8>,
 ) {
     let p = const { Params::new(B, E, M) };
-    // The worst case, every block raw, so the writer's copies never reallocate.
+    // The worst case, every block raw, so the writer never grows the vector.
     let n = data.len() / B;
     let worst_bits = n.div_ceil(BLOCK) * MODE_CODES.raw.len as usize + n * p.width as usize;
-    out.reserve(worst_bits.div_ceil(8));
     let mut w = BitWriter::new(out);
+    w.reserve(worst_bits);
     let mut prev = None;
     let blocks = data.chunks_exact(BLOCK * B);
     let rest = blocks.remainder();
@@ -180,40 +180,48 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
     let max_exp = p.exp_of(mag);
     let sgn = if p.float { (any >> (E + M)) & 1 } else { 0 };
 
-    // The non-zeros in order: compacted into `c`; `rep` bit j (compacted order): the j-th
-    // non-zero equals the one before; offsets summarized for all and for the kept ones.
+    // The non-zeros in order, compacted into `c`, with the summary of their exponent
+    // offsets (one table load and add, one OR each).
     let mut c = [0u32; BLOCK];
-    let (mut rep, mut last, mut j) = (0u32, 0u32, 0usize);
     let mut all = Fields {
         count: n,
         escapes: 0,
         offsets: 0,
         flags: 0,
     };
-    let mut kept = Fields {
-        count: 0,
-        flags: n - 1,
-        ..all
-    };
-    let mut bits = nz;
+    let (mut bits, mut j) = (nz, 0usize);
     while bits != 0 {
         let x = v[bits.trailing_zeros() as usize];
         bits &= bits - 1;
-        let r = u32::from(x == last); // the first non-zero never equals 0
-        last = x;
         c[j % BLOCK] = x;
-        rep |= r << (j % BLOCK);
         j += 1;
-        kept.count += 1 - r;
         if p.float {
             let off = max_exp - p.exp_of(x);
-            let esc = ESCAPES_AT[(off & 0xFF) as usize];
-            all.escapes += esc;
+            all.escapes += ESCAPES_AT[(off & 0xFF) as usize];
             all.offsets |= off;
-            // All ones for a kept element, 0 for a repeat.
-            let keep = u64::from(r).wrapping_sub(1);
-            kept.escapes += esc & keep;
-            kept.offsets |= off & keep as u32;
+        }
+    }
+    // `rep` bit j: the j-th non-zero equals the one before (j ≥ 1).
+    let mut rep = 0u32;
+    for j in 1..n as usize {
+        rep |= u32::from(c[j] == c[j - 1]) << j;
+    }
+    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
+    // The non-zeros stored with repeat flags: all but the repeats (summarized only when
+    // there are repeats, the repeat choice is not costed otherwise).
+    let mut kept = Fields {
+        count: n - rep.count_ones(),
+        escapes: 0,
+        offsets: 0,
+        flags: n - 1,
+    };
+    if rep != 0 && p.float {
+        let mut bits = n_mask & !rep;
+        while bits != 0 {
+            let off = max_exp - p.exp_of(c[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+            kept.escapes += ESCAPES_AT[(off & 0xFF) as usize];
+            kept.offsets |= off;
         }
     }
 
@@ -263,7 +271,6 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
         w.put_bits(u64::from(fields), p.k_bits + NESC_BITS + 1);
     }
     // The stored non-zeros, by compacted index: all, or all but the repeats.
-    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
     let stored_mask = if repeat {
         // One flag per non-zero after the first.
         w.put_bits(u64::from(rep >> 1), n - 1);
@@ -289,6 +296,19 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
             let x = c[bits.trailing_zeros() as usize];
             bits &= bits - 1;
             w.put_bits(field(x), field_bits);
+        }
+    } else if 2 * field_bits <= 56 {
+        // Two fields per put where they fit.
+        let pairs = c[..n as usize].chunks_exact(2);
+        let odd = pairs.remainder();
+        for pair in pairs {
+            w.put_bits(
+                field(pair[0]) | field(pair[1]) << field_bits,
+                2 * field_bits,
+            );
+        }
+        if let [x] = odd {
+            w.put_bits(field(*x), field_bits);
         }
     } else {
         for &x in &c[..n as usize] {
