@@ -7,10 +7,13 @@
 /// (branch-free: the bytes past the complete ones are rewritten by the next put) and
 /// advances by the complete bytes. So the vector is kept at least 8 bytes longer than what
 /// was written (zero-filled ahead, [`BitWriter::reserve`]), and [`BitWriter::finish`]
-/// cuts it back.
+/// cuts it back. The writer holds the vector itself (taken from the caller's and given back
+/// by `finish`), so its pointer and length stay in registers while bits are put.
 pub struct BitWriter<'a> {
-    out: &'a mut Vec<u8>,
-    /// Index in `out` of the byte the pending bits go to.
+    /// Where the vector goes back to.
+    home: &'a mut Vec<u8>,
+    buf: Vec<u8>,
+    /// Index in `buf` of the byte the pending bits go to.
     pos: usize,
     /// Pending bits, from bit 0.
     acc: u64,
@@ -22,13 +25,14 @@ pub struct BitWriter<'a> {
 }
 
 impl<'a> BitWriter<'a> {
-    /// A writer appending to `out`; `out` holds scratch bytes past the stream until
-    /// [`BitWriter::finish`].
+    /// A writer appending to `out` (which is empty until [`BitWriter::finish`] gives the
+    /// bytes back).
     pub fn new(out: &'a mut Vec<u8>) -> Self {
-        let pos = out.len();
+        let buf = std::mem::take(out);
         BitWriter {
-            out,
-            pos,
+            home: out,
+            pos: buf.len(),
+            buf,
             acc: 0,
             n: 0,
             #[cfg(test)]
@@ -40,8 +44,8 @@ impl<'a> BitWriter<'a> {
     /// instead of one per few puts).
     pub fn reserve(&mut self, bits: usize) {
         let len = self.pos + bits.div_ceil(8) + 8;
-        if self.out.len() < len {
-            self.out.resize(len, 0);
+        if self.buf.len() < len {
+            self.buf.resize(len, 0);
         }
     }
 
@@ -63,14 +67,17 @@ impl<'a> BitWriter<'a> {
         {
             self.written += u64::from(bits);
         }
-        if self.pos + 8 > self.out.len() {
-            // Only the vector goes to the (out-of-line) growth, so the accumulator and
-            // counters stay in registers.
-            grow(self.out, self.pos + 8);
-        }
         self.acc |= value << self.n;
         self.n += bits; // < 64
-        self.out[self.pos..self.pos + 8].copy_from_slice(&self.acc.to_le_bytes());
+        let word = self.acc.to_le_bytes();
+        match self.buf.get_mut(self.pos..self.pos + 8) {
+            Some(at) => at.copy_from_slice(&word),
+            None => {
+                // By value, so the writer's fields never have their address taken.
+                self.buf = grow(std::mem::take(&mut self.buf), self.pos + 8);
+                self.buf[self.pos..self.pos + 8].copy_from_slice(&word);
+            }
+        }
         let whole = self.n / 8;
         self.pos += whole as usize;
         self.acc >>= whole * 8; // at most 56: `n` < 64
@@ -89,20 +96,23 @@ impl<'a> BitWriter<'a> {
         self.written
     }
 
-    /// Pads with zero bits to a byte boundary and drops the scratch bytes.
-    pub fn finish(self) {
-        self.out.truncate(self.pos);
+    /// Pads with zero bits to a byte boundary, drops the scratch bytes and gives the vector
+    /// back.
+    pub fn finish(mut self) {
+        self.buf.truncate(self.pos);
         if self.n > 0 {
-            self.out.push(self.acc as u8);
+            self.buf.push(self.acc as u8);
         }
+        *self.home = self.buf;
     }
 }
 
-/// Zero-fills `out` to `len` bytes and some more, for a put without [`BitWriter::reserve`].
+/// `buf` zero-filled to `len` bytes and some more, for a put without [`BitWriter::reserve`].
 #[cold]
 #[inline(never)]
-fn grow(out: &mut Vec<u8>, len: usize) {
-    out.resize(len + 64, 0);
+fn grow(mut buf: Vec<u8>, len: usize) -> Vec<u8> {
+    buf.resize(len + 64, 0);
+    buf
 }
 
 /// A prefix code as stream bits: `bits` bit `i` is the code's `i`-th character.

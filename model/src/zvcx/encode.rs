@@ -74,26 +74,28 @@ struct Fields {
 }
 
 /// The cheapest body (repeat flags + fields + escaped exponents) of `f` and its `k`, the
-/// smallest on a tie; `sgn`: whether fields hold a sign bit.
+/// smallest on a tie; `sgn`: whether fields hold a sign bit. Costs k = 0 (only if every
+/// exponent is the largest), each 0 < k < e with at most 3 escapes, and k = e (never an
+/// escape), in increasing k: unrolled, since e is a constant.
 #[inline(always)]
 fn best_body<const B: usize, const E: u32, const M: u32>(f: Fields, sgn: u32) -> (u32, u32) {
     let p = const { Params::new(B, E, M) };
     if !p.float {
         return (f.flags + f.count * p.width, 0);
     }
-    let mut best = (u32::MAX, 0);
-    for k in 0..=E {
-        if k == 0 && f.offsets != 0 {
-            continue; // k = 0 needs every stored exponent to be the largest
-        }
-        let esc = escapes_at::<B, E, M>(f.escapes, k);
-        if esc > NESC_MAX {
-            continue;
-        }
-        let bits = f.flags + f.count * (k + sgn + M) + esc * E;
-        if bits < best.0 {
+    let base = f.flags + f.count * (sgn + M);
+    let mut best = (if f.offsets == 0 { base } else { u32::MAX }, 0);
+    for k in 1..E {
+        let esc = ((f.escapes >> (8 * k)) & 0xFF) as u32; // k < e ≤ 8: shift ≤ 56
+        let bits = base + f.count * k + esc * E;
+        // `&`, not `&&`: both sides are cheap, and one test is one less branch to predict.
+        if (esc <= NESC_MAX) & (bits < best.0) {
             best = (bits, k);
         }
+    }
+    let bits = base + f.count * E;
+    if bits < best.0 {
+        best = (bits, E);
     }
     best
 }
@@ -108,6 +110,19 @@ fn escapes_at<const B: usize, const E: u32, const M: u32>(escapes: u64, k: u32) 
     } else {
         0
     }
+}
+
+/// The 32-bit mask of 32 flags (each 0 or 1), flag `i` to bit `i`: eight flags at a time,
+/// gathered into the top byte of one multiplication (flag `i` of a little-endian word lands
+/// in bit 56 + i; the partial sums below never carry into it).
+#[inline(always)]
+fn mask_of(flags: &[u8; BLOCK]) -> u32 {
+    let mut mask = 0u32;
+    for (g, w) in flags.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(w.try_into().expect("8 flags"));
+        mask |= ((w.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * g);
+    }
+    mask
 }
 
 /// The group map of `nz`: bit `j` set iff elements `4j..4j+4` hold a non-zero.
@@ -166,12 +181,14 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
     // All 32 lanes, no branches: the non-zero mask; the largest magnitude, whose exponent is
     // the block's largest (the exponent sits above the mantissa, and zeros add nothing); the
     // OR of every element, whose sign bit is set iff some element's is.
-    let (mut nz, mut mag, mut any) = (0u32, 0u32, 0u32);
-    for (i, &x) in v.iter().enumerate() {
-        nz |= u32::from(x != 0) << i;
+    let (mut mag, mut any) = (0u32, 0u32);
+    let mut is_nz = [0u8; BLOCK];
+    for (f, &x) in is_nz.iter_mut().zip(v) {
+        *f = u8::from(x != 0);
         mag = mag.max(x & p.abs_mask);
         any |= x;
     }
+    let nz = mask_of(&is_nz);
     if nz == 0 {
         w.put_code(MODE_CODES.zero);
         return;
@@ -181,7 +198,8 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
     let sgn = if p.float { (any >> (E + M)) & 1 } else { 0 };
 
     // The non-zeros in order, compacted into `c`, with the summary of their exponent
-    // offsets (one table load and add, one OR each).
+    // offsets (one table load and add, one OR each); `rep` bit j: the j-th non-zero equals
+    // the one before.
     let mut c = [0u32; BLOCK];
     let mut all = Fields {
         count: n,
@@ -189,22 +207,19 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
         offsets: 0,
         flags: 0,
     };
-    let (mut bits, mut j) = (nz, 0usize);
+    let (mut bits, mut j, mut rep, mut last) = (nz, 0usize, 0u32, 0u32);
     while bits != 0 {
         let x = v[bits.trailing_zeros() as usize];
         bits &= bits - 1;
         c[j % BLOCK] = x;
+        rep |= u32::from(x == last) << (j % BLOCK); // the first non-zero never equals 0
+        last = x;
         j += 1;
         if p.float {
             let off = max_exp - p.exp_of(x);
             all.escapes += ESCAPES_AT[(off & 0xFF) as usize];
             all.offsets |= off;
         }
-    }
-    // `rep` bit j: the j-th non-zero equals the one before (j ≥ 1).
-    let mut rep = 0u32;
-    for j in 1..n as usize {
-        rep |= u32::from(c[j] == c[j - 1]) << j;
     }
     let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
     // The non-zeros stored with repeat flags: all but the repeats (summarized only when
