@@ -179,13 +179,27 @@ impl<'a> BitReader<'a> {
     /// The next `bits` bits (≤ 56) without consuming them, zeros past the end.
     #[inline(always)]
     pub fn peek(&self, bits: u32) -> u64 {
+        self.peek_at(self.pos, bits)
+    }
+
+    /// The `bits` bits (≤ 56) from bit `at` on, zeros past the end: reads at known
+    /// positions do not wait for each other.
+    #[inline(always)]
+    pub fn peek_at(&self, at: u64, bits: u32) -> u64 {
         debug_assert!(bits <= 56);
-        let byte = (self.pos / 8) as usize;
+        let byte = (at / 8) as usize;
         let word = match self.data.get(byte..byte + 8) {
             Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
             None => self.tail_word(byte),
         };
-        (word >> (self.pos % 8)) & ((1u64 << bits) - 1)
+        (word >> (at % 8)) & ((1u64 << bits) - 1)
+    }
+
+    /// Moves to bit `at` (at most the end).
+    #[inline(always)]
+    pub fn seek(&mut self, at: u64) {
+        debug_assert!(at <= self.end);
+        self.pos = at;
     }
 
     /// The (fewer than 8) bytes from `byte` on, zero-padded to a word.

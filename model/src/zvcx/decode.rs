@@ -53,18 +53,16 @@ pub(super) fn decode_chunk<const B: usize, const E: u32, const M: u32>(
 ) -> Result<(), ZvcxError> {
     let mut r = BitReader::new(payload);
     let mut prev = None;
-    let mut left = n_elems;
-    let mut block = 0;
-    out.reserve(n_elems * B);
-    while left > 0 {
-        let len = left.min(BLOCK);
+    // Blocks are decoded in place into zeros, so a zero block costs nothing more than its
+    // code (the caller cuts `out` back on error).
+    let start = out.len();
+    out.resize(start + n_elems * B, 0);
+    for (block, dst) in out[start..].chunks_mut(BLOCK * B).enumerate() {
         let at = At {
             block,
             bit: r.pos(),
         };
-        decode_block::<B, E, M>(&mut r, len as u32, &mut prev, at, out)?;
-        left -= len;
-        block += 1;
+        decode_block::<B, E, M>(&mut r, (dst.len() / B) as u32, &mut prev, at, dst)?;
     }
     let rest = r.remaining();
     if rest >= 8 {
@@ -212,29 +210,26 @@ fn read_repeats(r: &mut BitReader, at: At, nz: u32) -> Result<u32, ZvcxError> {
     Ok(rep)
 }
 
-/// Decodes one block of `len` elements and appends them to `out`.
+/// Decodes one block of `len` elements into `dst` (`len` elements of zeros).
 #[inline(always)]
 fn decode_block<const B: usize, const E: u32, const M: u32>(
     r: &mut BitReader,
     len: u32,
     prev: &mut Option<u32>,
     at: At,
-    out: &mut Vec<u8>,
+    dst: &mut [u8],
 ) -> Result<(), ZvcxError> {
     let p = const { Params::new(B, E, M) };
     let (kind, code_bits) = MODE_OF_PREFIX[r.peek(MODE_PREFIX_BITS) as usize];
     need(r, at, code_bits)?;
     let mut v = [0u32; BLOCK];
     let (positions, repeat) = match kind {
-        ModeKind::Zero => {
-            out.extend_from_slice(&[0; BLOCK * 4][..len as usize * B]);
-            return Ok(());
-        }
+        ModeKind::Zero => return Ok(()),
         ModeKind::Raw => {
             for x in v.iter_mut().take(len as usize) {
                 *x = need(r, at, p.width)? as u32;
             }
-            store::<B>(&v, len, out);
+            store::<B>(&v, dst);
             return Ok(());
         }
         ModeKind::Coded { positions, repeat } => (positions, repeat),
@@ -266,16 +261,25 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
     if p.float {
         let field_bits = k + sgn + M;
         let lim = (1u32 << k) - 1;
-        // Offsets at or above this are an escape or an underflow: one test per field.
+        // Offsets at or above this are an escape or an underflow.
         let special = if p.escapes(k) {
             lim.min(max_exp + 1)
         } else {
             max_exp + 1
         };
+        // When every field is in the payload (the common case), they are read at their
+        // known positions, without a test each and without waiting for each other.
+        let fits = u64::from(kept.count_ones() * field_bits) <= r.remaining();
+        let mut next = r.pos();
         while bits != 0 {
             let i = bits.trailing_zeros();
             bits &= bits - 1;
-            let field = need(r, at, field_bits)? as u32;
+            let field = if fits {
+                next += u64::from(field_bits);
+                r.peek_at(next - u64::from(field_bits), field_bits)
+            } else {
+                need(r, at, field_bits)?
+            } as u32;
             let off = field >> (sgn + M);
             let mut exp = max_exp.wrapping_sub(off);
             if off >= special {
@@ -296,6 +300,9 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
             let x = ((field >> M) & sgn) << (E + M) | exp << M | (field & p.man_mask);
             v[i as usize] = x;
             zeros |= u32::from(x == 0) << i;
+        }
+        if fits {
+            r.seek(next);
         }
     } else {
         while bits != 0 {
@@ -341,16 +348,15 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
         let before = nz & ((1u32 << i) - 1);
         v[i as usize] = v[(31 - before.leading_zeros()) as usize];
     }
-    store::<B>(&v, len, out);
+    store::<B>(&v, dst);
     Ok(())
 }
 
-/// Appends the first `len` elements of `v`, `B` bytes each, little-endian, in one copy.
+/// Writes the first `dst.len() / B` elements of `v` into `dst`, `B` bytes each,
+/// little-endian.
 #[inline(always)]
-fn store<const B: usize>(v: &[u32; BLOCK], len: u32, out: &mut Vec<u8>) {
-    let mut bytes = [0u8; BLOCK * 4];
-    for (d, x) in bytes.chunks_exact_mut(B).zip(v) {
+fn store<const B: usize>(v: &[u32; BLOCK], dst: &mut [u8]) {
+    for (d, x) in dst.chunks_exact_mut(B).zip(v) {
         d.copy_from_slice(&x.to_le_bytes()[..B]);
     }
-    out.extend_from_slice(&bytes[..len as usize * B]);
 }
