@@ -253,10 +253,11 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
     }
     let rep = if repeat { read_repeats(r, at, nz)? } else { 0 };
     // Kept elements first, each at its place; repeats are copied once the escaped exponents
-    // are in. `zeros`: kept elements that are 0 so far.
+    // are in.
     let kept = nz & !rep;
     let mut escaped = 0u32;
-    let mut zeros = 0u32;
+    // The smallest kept element, escaped ones without their exponent yet.
+    let mut low = u32::MAX;
     let mut bits = kept;
     if p.float {
         let field_bits = k + sgn + M;
@@ -299,7 +300,7 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
             // With sgn = 0 the sign term is 0.
             let x = ((field >> M) & sgn) << (E + M) | exp << M | (field & p.man_mask);
             v[i as usize] = x;
-            zeros |= u32::from(x == 0) << i;
+            low = low.min(x);
         }
         if fits {
             r.seek(next);
@@ -310,7 +311,7 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
             bits &= bits - 1;
             let x = need(r, at, p.width)? as u32;
             v[i as usize] = x;
-            zeros |= u32::from(x == 0) << i;
+            low = low.min(x);
         }
     }
     if escaped.count_ones() != declared {
@@ -326,17 +327,18 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
     while bits != 0 {
         let i = bits.trailing_zeros();
         bits &= bits - 1;
-        let x = v[i as usize] | (need(r, at, E)? as u32) << M;
-        v[i as usize] = x;
-        zeros &= !(u32::from(x != 0) << i);
+        v[i as usize] |= (need(r, at, E)? as u32) << M;
     }
-    // A repeat copies an earlier element, so only the kept ones can be zero.
-    if zeros != 0 {
-        return Err(ZvcxError::ZeroElement {
-            block: at.block,
-            bit: at.bit,
-            elem: zeros.trailing_zeros(),
-        });
+    // A repeat copies an earlier element, so only the kept ones can be zero; the first one
+    // is looked for only when there is one.
+    if low == 0 {
+        if let Some(elem) = (0..len).find(|&i| (kept >> i) & 1 == 1 && v[i as usize] == 0) {
+            return Err(ZvcxError::ZeroElement {
+                block: at.block,
+                bit: at.bit,
+                elem,
+            });
+        }
     }
     // In increasing order, so a repeat of a repeat copies a value already in place.
     let mut bits = rep;
