@@ -127,12 +127,18 @@ fn decoders_agree_on_random_payloads() {
 #[test]
 fn params_match_the_types() {
     for ty in ElemType::ALL {
-        let (e, m) = (ty.exp_bits(), ty.man_bits());
-        let p = Params::new(ty.width().bytes(), e, m);
-        assert_eq!(p.width, ty.width().bits());
-        assert_eq!(p.float, ty.is_float());
-        assert_eq!(p.k_bits, ty.spec().k_bits());
-        // A random block of the most expensive kind fits the bound the fast paths rely on.
-        assert!(p.max_block_bits() >= 8 + p.width * 32);
+        let p = params_of(ty);
+        assert_eq!(p.width, ty.width().bits(), "{ty}");
+        assert_eq!(p.float, ty.is_float(), "{ty}");
+        assert_eq!(p.exp_bits, ty.exp_bits(), "{ty}");
+        assert_eq!(p.k_bits, ty.spec().k_bits(), "{ty}");
+        if ty.is_float() {
+            assert_eq!(p.man_bits, ty.man_bits(), "{ty}");
+            assert_eq!(p.abs_mask, (1 << (p.width - 1)) - 1, "{ty}");
+        } else {
+            // A raw element is one field: no exponent or mantissa to split off.
+            assert_eq!((p.man_bits, p.abs_mask), (0, u32::MAX), "{ty}");
+        }
+        assert_eq!(p.exp_max, (1 << p.exp_bits) - 1, "{ty}");
     }
 }

@@ -80,16 +80,6 @@ impl Params {
     fn escapes(&self, k: u32) -> bool {
         k > 0 && k < self.exp_bits
     }
-
-    /// Bits a block can take at most (a coded block with every field at its longest, or a
-    /// raw one), with margin: a decoder with at least this many bits left cannot run out
-    /// inside the block.
-    #[cfg(test)]
-    const fn max_block_bits(&self) -> u32 {
-        // mode 8, positions ≤ 40 (group), header ≤ 4 + e + k bits + 3, flags 31,
-        // fields 32 × width, escapes 3 × e.
-        8 + 40 + 4 + self.exp_bits + self.k_bits + 3 + 31 + 32 * self.width + 3 * self.exp_bits
-    }
 }
 
 /// Runs `$f::<B, E, M>($args)` with the element bytes `B`, exponent bits `E` and mantissa
@@ -107,6 +97,15 @@ macro_rules! with_type {
             ElemType::E5m2 => $f::<1, 5, 2>($($arg),*),
         }
     };
+}
+
+/// The parameters [`with_type!`] instantiates the codec with for `ty`.
+#[cfg(test)]
+fn params_of(ty: ElemType) -> Params {
+    const fn params<const B: usize, const E: u32, const M: u32>() -> Params {
+        Params::new(B, E, M)
+    }
+    with_type!(ty, params())
 }
 
 /// Appends the ZVC-X payload of `data` (whole elements of `ty`) to `out`. On error (`data`
