@@ -274,25 +274,34 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
         return;
     }
 
-    w.put_code(MODE_CODES.coded[usize::from(repeat)][ki]);
-    put_positions(w, KINDS[ki], nz, n);
+    // The mode code and the positions in one put (at most 8 + 40 bits), then the block
+    // header and the repeat flags in another (at most 12 + 4 + 2 + 1 + 31 bits).
+    let mode = MODE_CODES.coded[usize::from(repeat)][ki];
+    let (pos_code, pos_bits) = positions_code(KINDS[ki], nz, n);
+    w.put_bits(
+        u64::from(mode.bits) | pos_code << mode.len,
+        mode.len + pos_bits,
+    );
     let stored = if repeat { kept } else { all };
     let n_esc = escapes_at::<B, E, M>(stored.escapes, k);
+    let (mut head, mut head_bits) = (0u64, 0u32);
     if p.float {
-        w.put_bits(exp_code, exp_bits);
         *prev = Some(max_exp);
         let all_positive = 1 - sgn;
         let fields = k | n_esc << p.k_bits | all_positive << (p.k_bits + NESC_BITS);
-        w.put_bits(u64::from(fields), p.k_bits + NESC_BITS + 1);
+        head = exp_code | u64::from(fields) << exp_bits;
+        head_bits = exp_bits + p.k_bits + NESC_BITS + 1;
     }
     // The stored non-zeros, by compacted index: all, or all but the repeats.
     let stored_mask = if repeat {
         // One flag per non-zero after the first.
-        w.put_bits(u64::from(rep >> 1), n - 1);
+        head |= u64::from(rep >> 1) << head_bits;
+        head_bits += n - 1;
         n_mask & !rep
     } else {
         n_mask
     };
+    w.put_bits(head, head_bits);
     let lim = (1u32 << k) - 1;
     let field = |x: u32| -> u64 {
         if p.float {
@@ -342,11 +351,11 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
     }
 }
 
-/// Writes the position code of `kind` for non-zero mask `nz` (`n` non-zeros) in one call.
+/// The position code of `kind` for non-zero mask `nz` (`n` non-zeros): its value and bits.
 #[inline(always)]
-fn put_positions(w: &mut BitWriter, kind: Positions, nz: u32, n: u32) {
+fn positions_code(kind: Positions, nz: u32, n: u32) -> (u64, u32) {
     match kind {
-        Positions::Dense => {}
+        Positions::Dense => (0, 0),
         Positions::List => {
             // n − 1, then each index (at most 2 + 4 × 5 bits).
             let mut code = u64::from(n - 1);
@@ -357,7 +366,7 @@ fn put_positions(w: &mut BitWriter, kind: Positions, nz: u32, n: u32) {
                 at += LIST_INDEX_BITS;
                 bits &= bits - 1;
             }
-            w.put_bits(code, at);
+            (code, at)
         }
         Positions::Group => {
             // The map, then each occupied group's 4-bit mask (at most 8 + 8 × 4 bits).
@@ -371,8 +380,8 @@ fn put_positions(w: &mut BitWriter, kind: Positions, nz: u32, n: u32) {
                 code |= u64::from((nz >> (g * GROUP_ELEMS)) & 0xF) << at;
                 at += GROUP_ELEMS;
             }
-            w.put_bits(code, at);
+            (code, at)
         }
-        Positions::Mask => w.put_bits(u64::from(nz), BLOCK_ELEMS),
+        Positions::Mask => (u64::from(nz), BLOCK_ELEMS),
     }
 }
