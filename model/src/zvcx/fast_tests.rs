@@ -37,14 +37,14 @@ fn float_like(ty: ElemType, n: usize, rng: &mut Rng) -> Vec<u8> {
         let pick = rng.below(100) as u32;
         let x = if pick < zero_pct {
             0
-        } else if pick % 7 == 0 {
+        } else if pick.is_multiple_of(7) {
             last
-        } else if pick % 11 == 0 || e == 0 {
+        } else if pick.is_multiple_of(11) || e == 0 {
             rng.next_u32()
         } else {
             let base = (1u32 << (e - 1)) - 1;
             let exp = base.saturating_sub(rng.below(spread as u64) as u32);
-            let sign = u32::from(pick % 13 == 0);
+            let sign = u32::from(pick.is_multiple_of(13));
             sign << (e + m) | exp << m | (rng.next_u32() & ((1 << m) - 1))
         };
         let x = if bits == 32 { x } else { x & ((1 << bits) - 1) };
