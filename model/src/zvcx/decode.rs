@@ -271,16 +271,8 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
         // When every field is in the payload (the common case), they are read at their
         // known positions, without a test each and without waiting for each other.
         let fits = u64::from(kept.count_ones() * field_bits) <= r.remaining();
-        let mut next = r.pos();
-        while bits != 0 {
-            let i = bits.trailing_zeros();
-            bits &= bits - 1;
-            let field = if fits {
-                next += u64::from(field_bits);
-                r.peek_at(next - u64::from(field_bits), field_bits)
-            } else {
-                need(r, at, field_bits)?
-            } as u32;
+        // One kept element from its field.
+        let mut element = |i: u32, field: u32| -> Result<(), ZvcxError> {
             let off = field >> (sgn + M);
             let mut exp = max_exp.wrapping_sub(off);
             if off >= special {
@@ -301,9 +293,23 @@ fn decode_block<const B: usize, const E: u32, const M: u32>(
             let x = ((field >> M) & sgn) << (E + M) | exp << M | (field & p.man_mask);
             v[i as usize] = x;
             low = low.min(x);
-        }
+            Ok(())
+        };
         if fits {
+            let mut next = r.pos();
+            while bits != 0 {
+                let i = bits.trailing_zeros();
+                bits &= bits - 1;
+                element(i, r.peek_at(next, field_bits) as u32)?;
+                next += u64::from(field_bits);
+            }
             r.seek(next);
+        } else {
+            while bits != 0 {
+                let i = bits.trailing_zeros();
+                bits &= bits - 1;
+                element(i, need(r, at, field_bits)? as u32)?;
+            }
         }
     } else {
         while bits != 0 {
