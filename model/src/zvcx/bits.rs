@@ -58,7 +58,7 @@ impl<'a> BitWriter<'a> {
         self.put_bits(value & ((1u64 << bits) - 1), bits);
     }
 
-    /// Writes `value`, which must be below `2^bits` (`bits` ≤ 56): [`BitWriter::put`]
+    /// Writes `value`, which must be below `2^bits` (`bits` ≤ 56): `put`
     /// without the masking, for callers whose values are clean.
     #[inline(always)]
     pub fn put_bits(&mut self, value: u64, bits: u32) {

@@ -1,11 +1,12 @@
 //! The ZVC-X decoder: reads blocks in stream order and checks each rule of docs/FORMAT.md
 //! ("ZVC-X decoding rules") as it meets the field concerned, so the first fault is reported.
 //!
-//! How it is fast (docs/MODEL.md): one instance per element type with every width a
-//! constant; codes read by table lookup on the next 8 (mode) or 4 (delta) bits; every read is
-//! one 8-byte load and a shift ([`BitReader`]); a zero block is one lookup and one copy of
-//! zeros; a field's escape and underflow checks share one rarely taken branch; elements go
-//! straight to their place in the block, which leaves in one copy.
+//! How it is fast (docs/PERFORMANCE.md, "Golden model: ZVC-X"): one instance per element
+//! type with every width a constant; codes read by table lookup on the next 8 (mode) or 4
+//! (delta) bits; every read is one 8-byte load and a shift ([`BitReader`]), and a block's
+//! fields, when all are in the payload, are read at their known positions without a bounds
+//! test each; a field's escape and underflow checks share one rarely taken branch; blocks are
+//! decoded in place into a zero-filled output, so a zero block costs only its code.
 
 use cdma_spec::zvcx::{
     ModeKind, Positions, BLOCK_ELEMS, DELTAS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS,

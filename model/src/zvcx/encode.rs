@@ -3,14 +3,14 @@
 //! mask, then the smaller k (docs/FORMAT.md, "ZVC-X encoder choices"); raw only when
 //! strictly cheaper. The RTL compressor makes the same choices, so its bits are these.
 //!
-//! How it is fast (docs/MODEL.md): one instance per element type with every width a
-//! constant; a first pass over all 32 lanes without branches (non-zero mask, largest
-//! exponent, any sign) that the compiler vectorizes, so an all-zero block costs that pass and
-//! one 2-bit code; one pass over the non-zeros that compacts them and gathers everything the
-//! costing needs (repeat flags, the OR of the exponent offsets, and the escape count at every
-//! k from one table load and add per element, [`ESCAPES_AT`]), so costing a choice is
-//! arithmetic on counts; fields written from the compacted values with whole codes and
-//! headers put in one call each.
+//! How it is fast (docs/PERFORMANCE.md, "Golden model: ZVC-X"): one instance per element
+//! type with every width a constant; a first pass over all 32 lanes without branches
+//! (non-zero mask, largest exponent, any sign) that the compiler vectorizes, so an all-zero
+//! block costs that pass and one 2-bit code; one pass over the non-zeros that compacts them
+//! and gathers what the costing needs (repeat flags, the OR of the exponent offsets, and the
+//! escape count at every k from one table load and add per element, [`ESCAPES_AT`]), so
+//! costing a choice is arithmetic on counts; fields written from the compacted values, codes
+//! and headers merged into as few puts as fit.
 
 use cdma_spec::zvcx::{
     Positions, BLOCK_ELEMS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS, LIST_MAX, NESC_BITS,

@@ -24,7 +24,7 @@ use bits::{BitWriter, Code};
 
 /// How one element type's elements split into sign, exponent and mantissa, and the widths
 /// and masks derived from that. The codec's loops are instantiated once per type
-/// ([`with_type!`]) with `Params` a compile-time constant, so every shift and mask below is
+/// (`with_type!`) with `Params` a compile-time constant, so every shift and mask below is
 /// an immediate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Params {
@@ -99,7 +99,7 @@ macro_rules! with_type {
     };
 }
 
-/// The parameters [`with_type!`] instantiates the codec with for `ty`.
+/// The parameters `with_type!` instantiates the codec with for `ty`.
 #[cfg(test)]
 fn params_of(ty: ElemType) -> Params {
     const fn params<const B: usize, const E: u32, const M: u32>() -> Params {

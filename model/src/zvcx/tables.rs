@@ -9,7 +9,7 @@ use cdma_spec::zvcx::{ModeKind, Positions, DELTAS, DELTA_ESCAPE, MODES};
 use super::bits::Code;
 
 /// Position kinds in the encoder's tie-break order (dense < list < group < mask); the index
-/// into [`CODED`]'s rows.
+/// into [`ModeCodes::coded`]'s rows.
 pub const KINDS: [Positions; 4] = [
     Positions::Dense,
     Positions::List,
