@@ -55,15 +55,41 @@ pub(super) fn decode_chunk<const B: usize, const E: u32, const M: u32>(
     let mut r = BitReader::new(payload);
     let mut prev = None;
     // Blocks are decoded in place into zeros, so a zero block costs nothing more than its
-    // code (the caller cuts `out` back on error).
+    // code (the caller cuts `out` back on error). Every block takes at least 2 bits, so the
+    // stream ends inside block `4 · payload bytes` at the latest: no more than that many
+    // blocks are zero-filled at once, whatever `n_elems` says.
     let start = out.len();
-    out.resize(start + n_elems * B, 0);
-    for (block, dst) in out[start..].chunks_mut(BLOCK * B).enumerate() {
+    let sized = n_elems.min(
+        payload
+            .len()
+            .saturating_mul(4)
+            .saturating_add(1)
+            .saturating_mul(BLOCK),
+    );
+    out.resize(start + sized * B, 0);
+    let mut block = 0;
+    for dst in out[start..].chunks_mut(BLOCK * B) {
         let at = At {
             block,
             bit: r.pos(),
         };
         decode_block::<B, E, M>(&mut r, (dst.len() / B) as u32, &mut prev, at, dst)?;
+        block += 1;
+    }
+    // Not reached when `sized < n_elems` (the stream ended before); kept so that the bound is
+    // not load-bearing: the rest block by block.
+    let mut first = sized;
+    while first < n_elems {
+        let len = (n_elems - first).min(BLOCK);
+        let at_byte = out.len();
+        out.resize(at_byte + len * B, 0);
+        let at = At {
+            block,
+            bit: r.pos(),
+        };
+        decode_block::<B, E, M>(&mut r, len as u32, &mut prev, at, &mut out[at_byte..])?;
+        first += len;
+        block += 1;
     }
     let rest = r.remaining();
     if rest >= 8 {

@@ -142,3 +142,24 @@ fn params_match_the_types() {
         assert_eq!(p.exp_max, (1 << p.exp_bits) - 1, "{ty}");
     }
 }
+
+#[test]
+fn an_absurd_element_count_is_an_error_not_an_allocation() {
+    // Four zero blocks, then the stream ends inside block 4, however many are asked for.
+    for ty in ElemType::ALL {
+        for n in [200, 1 << 40, usize::MAX / 4, usize::MAX] {
+            let want = oracle::decode(&[0], ty, 200).map_err(FormatError::ZvcX);
+            assert!(
+                matches!(
+                    want,
+                    Err(FormatError::ZvcX(ZvcxError::EndsInsideBlock {
+                        block: 4,
+                        ..
+                    }))
+                ),
+                "{want:?}"
+            );
+            assert_eq!(decode(&[0], ty, n), want, "{ty} n={n}");
+        }
+    }
+}
