@@ -1,54 +1,67 @@
-//! Single-thread throughput of the ZVC golden model against lz4_flex and zstd (level 3) on the
-//! same files in the same run.
+//! Single-thread throughput of the golden model's codecs (ZVC and ZVC-X) against lz4_flex and
+//! zstd (level 3) on the same files in the same run.
 //!
 //! ```text
-//! cargo run --release -p cdma-analysis --example throughput -- [--reps N] [--elem 8|16|32] FILES_OR_DIRS...
+//! cargo run --release -p cdma-analysis --example throughput -- [--reps N] [--elem 8|16|32] [--codecs LIST] FILES_OR_DIRS...
 //! ```
 //!
 //! Directories are searched recursively for `*.bin` files. The element width comes from the
-//! file name (`.f32.`/`.i32.` → 32, `.f16.`/`.bf16.`/`.i16.` → 16, `.i8.`/`.u8.`/`.f8` → 8,
-//! otherwise 32) unless `--elem` is given.
+//! file name (`.f32.`/`.i32.` → 32, `.f16.`/`.bf16.`/`.i16.` → 16, `.i8.`/`.u8.`/`.f8`/
+//! `.e4m3.`/`.e5m2.` → 8, otherwise 32) unless `--elem` is given; ZVC-X codes the float type
+//! the name's dtype label names (`f32`, `bf16`, `f16`, `e4m3`, `e5m2`), else raw elements.
 //!
 //! Method: every codec compresses and decompresses each whole file at least `N` times
-//! (default 10, more until 0.4 s were spent) into buffers allocated once, and the best (shortest) time is kept, so the figure is the
-//! codec's speed with warm caches and no allocator or page-fault noise. GB/s = uncompressed
-//! bytes / time (10^9 bytes). Every codec's output is checked to round-trip before timing.
-//! Totals are total bytes / sum of per-file best times.
+//! (default 10, more until 0.4 s were spent) into buffers allocated once, and the best
+//! (shortest) time is kept, so the figure is the codec's speed with warm caches and no
+//! allocator or page-fault noise. GB/s = uncompressed bytes / time (10^9 bytes). Every
+//! codec's output is checked to round-trip before timing. Totals are total bytes / sum of
+//! per-file best times. `--codecs zvcx` (a comma-separated subset of `zvc,zvcx,lz4,zstd`)
+//! measures only some codecs; the others print `-`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use cdma_analysis::bench::{
-    bench_lz4, bench_zstd, bench_zvc, collect, dtype_of, elem_for, gbps, zero_fraction, Opts, Stat,
+    bench_lz4, bench_zstd, bench_zvc, bench_zvcx, collect, dtype_of, elem_for, gbps, type_for,
+    versus, zero_fraction, Opts, Stat, Stats,
 };
 use cdma_model::ElemWidth;
 
-// The measuring core (best-of timing, the three codecs, round-trip checks) lives in
+// The measuring core (best-of timing, the codecs, round-trip checks) lives in
 // `cdma_analysis::bench`, shared with `cdma bench`, so both report the same method.
 
-fn print_totals(label: &str, total: usize, z: Stat, l: Stat, s: Stat) {
-    println!(
-        "{:<10} {:>9.2} MB | zvc {:>6.3}x {:>6.2} {:>6.2} GB/s | lz4_flex {:>6.3}x {:>6.2} {:>6.2} GB/s | zstd-3 {:>6.3}x {:>6.2} {:>6.2} GB/s",
-        label,
-        total as f64 / 1e6,
-        total as f64 / z.size as f64,
-        gbps(total, z.comp),
-        gbps(total, z.decomp),
-        total as f64 / l.size as f64,
-        gbps(total, l.comp),
-        gbps(total, l.decomp),
-        total as f64 / s.size as f64,
-        gbps(total, s.comp),
-        gbps(total, s.decomp),
-    );
+/// Codec names in column order.
+const CODECS: [&str; 4] = ["zvc", "zvcx", "lz4", "zstd"];
+
+/// The codecs of `s` in column order: ratio, compress GB/s, decompress GB/s, or `-` for a
+/// codec not measured.
+fn cells(bytes: usize, s: &Stats, on: &[bool; 4]) -> String {
+    [s.zvc, s.zvcx, s.lz4, s.zstd]
+        .iter()
+        .zip(on)
+        .map(|(st, &on)| {
+            if on {
+                format!(
+                    "{:>6.3}x {:>6.2} {:>6.2}",
+                    bytes as f64 / st.size as f64,
+                    gbps(bytes, st.comp),
+                    gbps(bytes, st.decomp)
+                )
+            } else {
+                format!("{:>7} {:>6} {:>6}", "-", "-", "-")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 fn usage() -> &'static str {
-    "usage: throughput [--reps N] [--min-ms MS] [--elem 8|16|32] [--quiet] FILES_OR_DIRS...\n\
-     Measures single-thread GB/s of ZVC (cdma-model), lz4_flex and zstd -3 on raw tensor files.\n\
-     Directories are searched recursively for *.bin files. Each measurement is the best of\n\
-     at least N runs (default 10), repeated until MS milliseconds (default 400) were spent.\n\
+    "usage: throughput [--reps N] [--min-ms MS] [--elem 8|16|32] [--codecs LIST] [--quiet] FILES_OR_DIRS...\n\
+     Measures single-thread GB/s of ZVC and ZVC-X (cdma-model), lz4_flex and zstd -3 on raw\n\
+     tensor files. Directories are searched recursively for *.bin files. Each measurement is\n\
+     the best of at least N runs (default 10), repeated until MS milliseconds (default 400)\n\
+     were spent. --codecs: comma-separated subset of zvc,zvcx,lz4,zstd (default all).\n\
      --quiet prints only the per-dtype and total summaries."
 }
 
@@ -57,6 +70,7 @@ fn run() -> Result<(), String> {
     let mut min_ms = 400u64;
     let mut quiet = false;
     let mut forced_elem = None;
+    let mut on = [true; 4];
     let mut inputs = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -85,6 +99,17 @@ fn run() -> Result<(), String> {
                     .and_then(|v| v.parse().ok())
                     .ok_or("--elem needs 8, 16 or 32")?;
                 forced_elem = Some(ElemWidth::from_bits(bits).map_err(|e| e.to_string())?);
+            }
+            "--codecs" => {
+                let list = args.next().ok_or("--codecs needs a list")?;
+                on = [false; 4];
+                for c in list.split(',') {
+                    let i = CODECS
+                        .iter()
+                        .position(|&n| n == c)
+                        .ok_or_else(|| format!("unknown codec {c:?} (zvc, zvcx, lz4, zstd)"))?;
+                    on[i] = true;
+                }
             }
             _ => inputs.push(PathBuf::from(a)),
         }
@@ -115,26 +140,23 @@ fn run() -> Result<(), String> {
         reps,
         min_time: Duration::from_millis(min_ms),
     };
+    let head = format!("{:>7} {:>6} {:>6}", "x", "c GB/s", "d GB/s");
     if !quiet {
         println!(
-            "{:<40} {:>5} {:>9} {:>6} | {:>7} {:>6} {:>6} | {:>7} {:>6} {:>6} | {:>7} {:>6} {:>6}",
+            "{:<40} {:>5} {:>9} {:>6} | {}",
             "file",
             "E",
             "MB",
             "zeros",
-            "zvc x",
-            "c GB/s",
-            "d GB/s",
-            "lz4 x",
-            "c GB/s",
-            "d GB/s",
-            "zstd x",
-            "c GB/s",
-            "d GB/s"
+            CODECS
+                .iter()
+                .map(|c| format!("{c:<4} {head}"))
+                .collect::<Vec<_>>()
+                .join(" | ")
         );
     }
-    // Per dtype: (bytes, zvc, lz4, zstd), in first-seen order.
-    let mut groups: Vec<(String, usize, Stat, Stat, Stat)> = Vec::new();
+    // Per dtype, in first-seen order.
+    let mut groups: Vec<(String, Stats)> = Vec::new();
     for f in &files {
         let data = std::fs::read(f).map_err(|e| format!("{}: {e}", f.display()))?;
         let elem = forced_elem.unwrap_or_else(|| elem_for(f));
@@ -145,71 +167,79 @@ fn run() -> Result<(), String> {
                 data.len()
             ));
         }
-        let z = bench_zvc(&data, elem, &o).map_err(|e| format!("{}: {e}", f.display()))?;
-        let l = bench_lz4(&data, &o).map_err(|e| format!("{}: {e}", f.display()))?;
-        let s = bench_zstd(&data, &o).map_err(|e| format!("{}: {e}", f.display()))?;
-        let name = f.file_name().unwrap_or_default().to_string_lossy();
-        let r = |st: &Stat| data.len() as f64 / st.size as f64;
-        if !quiet {
-            println!(
-            "{:<40} {:>5} {:>9.2} {:>5.1}% | {:>6.2}x {:>6.2} {:>6.2} | {:>6.2}x {:>6.2} {:>6.2} | {:>6.2}x {:>6.2} {:>6.2}",
-            name.chars().take(40).collect::<String>(),
-            elem.bits(),
-            data.len() as f64 / 1e6,
-            100.0 * zero_fraction(&data, elem),
-            r(&z),
-            gbps(data.len(), z.comp),
-            gbps(data.len(), z.decomp),
-            r(&l),
-            gbps(data.len(), l.comp),
-            gbps(data.len(), l.decomp),
-            r(&s),
-            gbps(data.len(), s.comp),
-            gbps(data.len(), s.decomp),
-        );
-        }
-        let dtype = dtype_of(f, elem);
-        let gi = match groups.iter().position(|g| g.0 == dtype) {
-            Some(i) => i,
-            None => {
-                groups.push((dtype, 0, Stat::default(), Stat::default(), Stat::default()));
-                groups.len() - 1
+        let ty = type_for(f, elem);
+        let at = |e: String| format!("{}: {e}", f.display());
+        let measure = |i: usize, b: &dyn Fn() -> Result<Stat, String>| {
+            if on[i] {
+                b().map_err(at)
+            } else {
+                Ok(Stat::default())
             }
         };
-        let g = &mut groups[gi];
-        g.1 += data.len();
-        g.2.add(z);
-        g.3.add(l);
-        g.4.add(s);
+        let s = Stats {
+            bytes: data.len(),
+            zvc: measure(0, &|| bench_zvc(&data, elem, &o))?,
+            zvcx: measure(1, &|| bench_zvcx(&data, ty, &o))?,
+            lz4: measure(2, &|| bench_lz4(&data, &o))?,
+            zstd: measure(3, &|| bench_zstd(&data, &o))?,
+        };
+        let name = f.file_name().unwrap_or_default().to_string_lossy();
+        if !quiet {
+            println!(
+                "{:<40} {:>5} {:>9.2} {:>5.1}% | {}",
+                name.chars().take(40).collect::<String>(),
+                elem.bits(),
+                data.len() as f64 / 1e6,
+                100.0 * zero_fraction(&data, elem),
+                cells(data.len(), &s, &on)
+            );
+        }
+        let dtype = dtype_of(f, elem);
+        match groups.iter_mut().find(|g| g.0 == dtype) {
+            Some(g) => g.1.add(&s),
+            None => groups.push((dtype, s)),
+        }
     }
-    let (mut total, mut tz, mut tl, mut ts) =
-        (0, Stat::default(), Stat::default(), Stat::default());
+    let mut all = Stats::default();
     println!();
     println!(
         "{} files; best of >= {reps} runs (>= {min_ms} ms) per measurement; single thread; \
          ratio = uncompressed / compressed, GB/s = uncompressed bytes / s (compress, decompress)",
         files.len()
     );
-    for (dtype, bytes, z, l, s) in &groups {
-        print_totals(dtype, *bytes, *z, *l, *s);
-        total += bytes;
-        tz.add(*z);
-        tl.add(*l);
-        ts.add(*s);
-    }
-    print_totals("all", total, tz, tl, ts);
-    let ratio = |a: Stat, b: Stat| {
-        (
-            b.size as f64 / a.size as f64,
-            b.comp.as_secs_f64() / a.comp.as_secs_f64(),
-            b.decomp.as_secs_f64() / a.decomp.as_secs_f64(),
-        )
-    };
-    for (name, other) in [("lz4_flex", tl), ("zstd -3", ts)] {
-        let (size, c, d) = ratio(tz, other);
+    println!(
+        "{:<10} {:>9} | {}",
+        "dtype",
+        "MB",
+        CODECS
+            .iter()
+            .map(|c| format!("{c:<4} {head}"))
+            .collect::<Vec<_>>()
+            .join(" | ")
+    );
+    for (dtype, s) in &groups {
         println!(
-            "zvc vs {name}: compression ratio {size:.2}x theirs, compress {c:.2}x faster, decompress {d:.2}x faster"
+            "{dtype:<10} {:>9.2} | {}",
+            s.bytes as f64 / 1e6,
+            cells(s.bytes, s, &on)
         );
+        all.add(s);
+    }
+    println!(
+        "{:<10} {:>9.2} | {}",
+        "all",
+        all.bytes as f64 / 1e6,
+        cells(all.bytes, &all, &on)
+    );
+    for (i, ours, s) in [(0, "zvc", all.zvc), (1, "zvcx", all.zvcx)] {
+        for (j, name, other) in [(2, "lz4_flex", all.lz4), (3, "zstd -3", all.zstd)] {
+            if on[i] && on[j] {
+                let (size, c, d) = versus(s, other);
+                println!(
+                    "{ours} vs {name}: compression ratio {size:.2}x theirs, compress {c:.2}x faster, decompress {d:.2}x faster"
+                );
+            }
+        }
     }
     Ok(())
 }

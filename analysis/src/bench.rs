@@ -1,13 +1,13 @@
-//! Single-thread throughput of the ZVC golden model against lz4_flex and zstd (level 3) on the
-//! same data in the same run: the measuring core shared by `cdma bench` and the
-//! `cdma-model` `throughput` example (docs/PERFORMANCE.md, "Method").
+//! Single-thread throughput of the golden model's two codecs (ZVC and ZVC-X) against lz4_flex
+//! and zstd (level 3) on the same data in the same run: the measuring core shared by
+//! `cdma bench` and the `cdma-analysis` `throughput` example (docs/PERFORMANCE.md, "Method").
 //!
 //! Every codec compresses and decompresses each whole input into buffers allocated once; each
 //! time is the best of at least `reps` runs, continued until `min_time` was spent, so it is the
 //! codec's speed with warm caches and no allocator or page-fault noise. Every codec's output is
 //! checked to round-trip before it is timed.
 
-use cdma_model::ElemWidth;
+use cdma_model::{Codec, ElemType, ElemWidth};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 /// One codec's result on one input (or a sum over inputs): compressed size and best times.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stat {
-    /// Compressed bytes (ZVC: whole frame; lz4: block + 4-byte size; zstd: frame).
+    /// Compressed bytes (ZVC, ZVC-X: whole frame; lz4: block + 4-byte size; zstd: frame).
     pub size: usize,
     /// Best compression time.
     pub comp: Duration,
@@ -32,24 +32,27 @@ impl Stat {
     }
 }
 
-/// The three codecs' results on the same input.
+/// The four codecs' results on the same input.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Triple {
+pub struct Stats {
     /// Uncompressed bytes.
     pub bytes: usize,
     /// ZVC (cdma-model).
     pub zvc: Stat,
+    /// ZVC-X (cdma-model) over the input's element type.
+    pub zvcx: Stat,
     /// lz4_flex.
     pub lz4: Stat,
     /// zstd level 3.
     pub zstd: Stat,
 }
 
-impl Triple {
+impl Stats {
     /// Adds another input's figures.
-    pub fn add(&mut self, o: &Triple) {
+    pub fn add(&mut self, o: &Stats) {
         self.bytes += o.bytes;
         self.zvc.add(o.zvc);
+        self.zvcx.add(o.zvcx);
         self.lz4.add(o.lz4);
         self.zstd.add(o.zstd);
     }
@@ -95,7 +98,7 @@ pub fn gbps(bytes: usize, t: Duration) -> f64 {
 }
 
 /// Element width from a file name: `.f16.`/`.bf16.`/`.i16.`/`.u16.` → 16,
-/// `.i8.`/`.u8.`/`.f8` → 8, otherwise 32.
+/// `.i8.`/`.u8.`/`.f8`/`.e4m3.`/`.e5m2.` → 8, otherwise 32.
 pub fn elem_for(path: &Path) -> ElemWidth {
     let name = path
         .file_name()
@@ -106,11 +109,23 @@ pub fn elem_for(path: &Path) -> ElemWidth {
         .any(|s| name.contains(s))
     {
         ElemWidth::W16
-    } else if [".i8.", ".u8.", ".f8"].iter().any(|s| name.contains(s)) {
+    } else if [".i8.", ".u8.", ".f8", ".e4m3.", ".e5m2."]
+        .iter()
+        .any(|s| name.contains(s))
+    {
         ElemWidth::W8
     } else {
         ElemWidth::W32
     }
+}
+
+/// The element type ZVC-X codes a file as: the float type its name's dtype label names
+/// ([`dtype_of`]: `f32`, `bf16`, `f16`, `e4m3`, `e5m2`) when that type is `elem` wide, else
+/// raw elements of `elem`.
+pub fn type_for(path: &Path, elem: ElemWidth) -> ElemType {
+    ElemType::from_name(&dtype_of(path, elem))
+        .filter(|t| t.width() == elem)
+        .unwrap_or(ElemType::Raw(elem))
 }
 
 /// Appends `path` (a file) or every `*.bin` below it (a directory, sorted, recursively).
@@ -184,6 +199,42 @@ pub fn bench_zvc(data: &[u8], elem: ElemWidth, o: &Opts) -> Result<Stat, String>
     })
 }
 
+/// ZVC-X: `compress_with_into` / `decompress_into` with the default chunk size — the whole
+/// frame `cdma compress --codec zvcx` writes, with header and full validation.
+pub fn bench_zvcx(data: &[u8], ty: ElemType, o: &Opts) -> Result<Stat, String> {
+    let chunk_log2 = cdma_model::layout::CHUNK_LOG2_DEFAULT;
+    let mut frame = Vec::with_capacity(data.len() + data.len() / 8 + 64);
+    let mut back = Vec::with_capacity(data.len());
+    cdma_model::compress_with_into(data, Codec::ZvcX, ty, chunk_log2, &mut frame)
+        .map_err(|e| e.to_string())?;
+    cdma_model::decompress_into(&frame, &mut back).map_err(|e| e.to_string())?;
+    if back != data {
+        return Err("ZVC-X round trip mismatch".into());
+    }
+    let comp = best_of(o, || {
+        frame.clear();
+        // Cannot fail: the same input compressed above.
+        let _ = cdma_model::compress_with_into(
+            black_box(data),
+            Codec::ZvcX,
+            ty,
+            chunk_log2,
+            &mut frame,
+        );
+        black_box(&frame);
+    });
+    let decomp = best_of(o, || {
+        back.clear();
+        let _ = cdma_model::decompress_into(black_box(&frame), &mut back);
+        black_box(&back);
+    });
+    Ok(Stat {
+        size: frame.len(),
+        comp,
+        decomp,
+    })
+}
+
 /// lz4_flex block API: the bytes of `compress_prepend_size` without the 4-byte length
 /// prefix, which is added to the size so the ratio compares like with like.
 pub fn bench_lz4(data: &[u8], o: &Opts) -> Result<Stat, String> {
@@ -243,11 +294,12 @@ pub fn bench_zstd(data: &[u8], o: &Opts) -> Result<Stat, String> {
     })
 }
 
-/// All three codecs on `data`.
-pub fn bench_all(data: &[u8], elem: ElemWidth, o: &Opts) -> Result<Triple, String> {
-    Ok(Triple {
+/// All four codecs on `data`, elements of `ty` (ZVC uses only its width).
+pub fn bench_all(data: &[u8], ty: ElemType, o: &Opts) -> Result<Stats, String> {
+    Ok(Stats {
         bytes: data.len(),
-        zvc: bench_zvc(data, elem, o)?,
+        zvc: bench_zvc(data, ty.width(), o)?,
+        zvcx: bench_zvcx(data, ty, o)?,
         lz4: bench_lz4(data, o)?,
         zstd: bench_zstd(data, o)?,
     })
@@ -258,13 +310,13 @@ pub fn libzstd_version() -> String {
     zstd::zstd_safe::version_string().to_string()
 }
 
-/// ZVC against another codec: (their size / ours = our ratio relative to theirs,
+/// One of our codecs against another: (their size / ours = our ratio relative to theirs,
 /// their compress time / ours, their decompress time / ours).
-pub fn versus(zvc: Stat, other: Stat) -> (f64, f64, f64) {
+pub fn versus(ours: Stat, other: Stat) -> (f64, f64, f64) {
     (
-        other.size as f64 / zvc.size as f64,
-        other.comp.as_secs_f64() / zvc.comp.as_secs_f64(),
-        other.decomp.as_secs_f64() / zvc.decomp.as_secs_f64(),
+        other.size as f64 / ours.size as f64,
+        other.comp.as_secs_f64() / ours.comp.as_secs_f64(),
+        other.decomp.as_secs_f64() / ours.decomp.as_secs_f64(),
     )
 }
 
@@ -281,12 +333,19 @@ mod tests {
             reps: 2,
             min_time: Duration::ZERO,
         };
-        let t = bench_all(&data, ElemWidth::W32, &o).unwrap();
+        let t = bench_all(&data, ElemType::F32, &o).unwrap();
         assert_eq!(t.bytes, data.len());
         assert_eq!(
             t.zvc.size,
             cdma_model::compress(&data, ElemWidth::W32).unwrap().len()
         );
+        assert_eq!(
+            t.zvcx.size,
+            cdma_model::compress_with(&data, Codec::ZvcX, ElemType::F32, 12)
+                .unwrap()
+                .len()
+        );
+        assert!(t.zvcx.comp > Duration::ZERO && t.zvcx.decomp > Duration::ZERO);
         assert_eq!(t.lz4.size, lz4_flex::compress_prepend_size(&data).len());
         assert!(t.zvc.comp > Duration::ZERO && t.zstd.decomp > Duration::ZERO);
         let (size, _, _) = versus(t.zvc, t.lz4);
@@ -299,6 +358,16 @@ mod tests {
         assert_eq!(elem_for(p), ElemWidth::W16);
         assert_eq!(dtype_of(p, ElemWidth::W16), "bf16");
         assert_eq!(elem_for(Path::new("a.u8.bin")), ElemWidth::W8);
+        let e4 = Path::new("x/vgg16.chelsea.conv1_1.relu.e4m3.bin");
+        assert_eq!(elem_for(e4), ElemWidth::W8);
+        assert_eq!(type_for(e4, ElemWidth::W8), ElemType::E4m3);
+        assert_eq!(type_for(p, ElemWidth::W16), ElemType::Bf16);
+        // A width forced against the name's type codes raw elements.
+        assert_eq!(type_for(p, ElemWidth::W8), ElemType::Raw(ElemWidth::W8));
+        assert_eq!(
+            type_for(Path::new("plain"), ElemWidth::W32),
+            ElemType::Raw(ElemWidth::W32)
+        );
         assert_eq!(elem_for(Path::new("plain")), ElemWidth::W32);
         assert_eq!(dtype_of(Path::new("plain"), ElemWidth::W32), "32-bit");
         assert_eq!(zero_fraction(&[0, 0, 1, 0], ElemWidth::W8), 0.75);

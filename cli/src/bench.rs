@@ -1,9 +1,10 @@
-//! `cdma bench`: golden-model GB/s against lz4_flex and zstd on the corpus (same files, same
-//! run), Verilator-bridge cycles/s and RTL bytes/cycle per block; `--write-doc` puts the
-//! figures into docs/PERFORMANCE.md between markers.
+//! `cdma bench`: golden-model GB/s (ZVC and ZVC-X) against lz4_flex and zstd on the corpus
+//! (same files, same run), Verilator-bridge cycles/s and RTL bytes/cycle per block;
+//! `--write-doc` puts the figures into docs/PERFORMANCE.md between markers.
 
 use crate::CliResult;
-use cdma_analysis::bench::{bench_all, gbps, versus, Opts, Triple};
+use cdma_analysis::analyze::type_of;
+use cdma_analysis::bench::{bench_all, gbps, versus, Opts, Stats};
 use cdma_analysis::table::Table;
 use cdma_corpus::{Corpus, Dtype};
 use cdma_model::ElemWidth;
@@ -70,10 +71,10 @@ fn software(
     corpus: &Corpus,
     filter: Option<&str>,
     o: &Opts,
-) -> Result<Vec<(String, Triple)>, String> {
-    let mut groups: Vec<(String, Triple)> = Dtype::ALL
+) -> Result<Vec<(String, Stats)>, String> {
+    let mut groups: Vec<(String, Stats)> = Dtype::ALL
         .iter()
-        .map(|d| (d.name().to_string(), Triple::default()))
+        .map(|d| (d.name().to_string(), Stats::default()))
         .collect();
     let entries: Vec<_> = corpus
         .entries()
@@ -91,14 +92,14 @@ fn software(
             e.name()
         );
         let data = corpus.read(e).map_err(|err| err.to_string())?;
-        let t = bench_all(&data, elem_of(e.dtype), o).map_err(|m| format!("{}: {m}", e.name()))?;
+        let t = bench_all(&data, type_of(e.dtype), o).map_err(|m| format!("{}: {m}", e.name()))?;
         if let Some(g) = groups.iter_mut().find(|g| g.0 == e.dtype.name()) {
             g.1.add(&t);
         }
     }
     eprintln!();
     groups.retain(|g| g.1.bytes > 0);
-    let mut all = Triple::default();
+    let mut all = Stats::default();
     for g in &groups {
         all.add(&g.1);
     }
@@ -106,7 +107,7 @@ fn software(
     Ok(groups)
 }
 
-fn software_table(groups: &[(String, Triple)]) -> Table {
+fn software_table(groups: &[(String, Stats)]) -> Table {
     let mut t = Table::new(
         [
             "dtype",
@@ -114,6 +115,9 @@ fn software_table(groups: &[(String, Triple)]) -> Table {
             "ZVC ratio",
             "ZVC comp GB/s",
             "ZVC decomp GB/s",
+            "ZVC-X ratio",
+            "ZVC-X comp GB/s",
+            "ZVC-X decomp GB/s",
             "lz4 ratio",
             "lz4 comp",
             "lz4 decomp",
@@ -136,6 +140,9 @@ fn software_table(groups: &[(String, Triple)]) -> Table {
             r(g.zvc.size),
             v(g.zvc.comp),
             v(g.zvc.decomp),
+            r(g.zvcx.size),
+            v(g.zvcx.comp),
+            v(g.zvcx.decomp),
             r(g.lz4.size),
             v(g.lz4.comp),
             v(g.lz4.decomp),
@@ -147,12 +154,13 @@ fn software_table(groups: &[(String, Triple)]) -> Table {
     t
 }
 
-fn versus_table(groups: &[(String, Triple)]) -> Table {
+fn versus_table(groups: &[(String, Stats)]) -> Table {
     let mut t = Table::new(
         [
             "dtype",
-            "ZVC vs",
-            "ratio (ZVC / theirs)",
+            "ours",
+            "vs",
+            "ratio (ours / theirs)",
             "compress (x faster)",
             "decompress (x faster)",
         ]
@@ -160,10 +168,14 @@ fn versus_table(groups: &[(String, Triple)]) -> Table {
         .to_vec(),
     );
     for (name, g) in groups {
-        for (other, s) in [("lz4_flex", g.lz4), ("zstd -3", g.zstd)] {
-            let (size, c, d) = versus(g.zvc, s);
+        for ((ours, o), (other, s)) in [("ZVC", g.zvc), ("ZVC-X", g.zvcx)]
+            .into_iter()
+            .flat_map(|a| [(a, ("lz4_flex", g.lz4)), (a, ("zstd -3", g.zstd))])
+        {
+            let (size, c, d) = versus(o, s);
             t.row(vec![
                 name.clone(),
+                ours.into(),
                 other.into(),
                 format!("{size:.3}"),
                 format!("{c:.1}"),
@@ -364,7 +376,7 @@ pub fn run(a: Args) -> CliResult {
         .count();
     println!("Golden model vs lz4_flex / zstd -3, one thread, {files} corpus files (GB/s = 10^9 uncompressed bytes/s):");
     println!("{}", software_table(&sw).text());
-    println!("ZVC against the others (same files, same run):");
+    println!("ZVC and ZVC-X against the others (same files, same run):");
     println!("{}", versus_table(&sw).text());
     if !hw.is_empty() {
         println!("Verilated RTL (always valid / always ready):");
@@ -417,7 +429,8 @@ pub fn run(a: Args) -> CliResult {
              one thread, each codec compresses and decompresses each whole corpus file into buffers \
              allocated once, best of >= {} runs continued until {} ms were spent; GB/s = uncompressed \
              bytes / best time / 10^9, totals = total bytes / sum of best times; ratio = uncompressed / \
-             compressed (ZVC as the chunked frame `cdma compress` writes, lz4 with its 4-byte size). Every output is checked \
+             compressed (ZVC and ZVC-X as the chunked frames `cdma compress` and `cdma compress --codec zvcx --type T` \
+             write, T the file's dtype; lz4 with its 4-byte size). Every output is checked \
              to round-trip first.\n",
             a.reps, a.min_ms
         ));
@@ -435,7 +448,7 @@ pub fn run(a: Args) -> CliResult {
             software_table(&sw).markdown()
         ));
         body.push_str(&format!(
-            "**ZVC against the others** (same files, same run):\n\n{}\n",
+            "**ZVC and ZVC-X against the others** (same files, same run):\n\n{}\n",
             versus_table(&sw).markdown()
         ));
         if !hw.is_empty() {
@@ -473,6 +486,44 @@ mod tests {
             format!("# P\n\n## cdma bench\n\n{BEGIN}\nx\n{END}\n")
         );
         assert!(splice(&format!("{END}{BEGIN}"), "x").is_err());
+    }
+
+    #[test]
+    fn tables_report_zvcx_beside_zvc() {
+        let stat = |size, ms| cdma_analysis::bench::Stat {
+            size,
+            comp: Duration::from_millis(ms),
+            decomp: Duration::from_millis(2 * ms),
+        };
+        let g = Stats {
+            bytes: 1_000_000_000,
+            zvc: stat(500_000_000, 1),
+            zvcx: stat(250_000_000, 2),
+            lz4: stat(400_000_000, 4),
+            zstd: stat(300_000_000, 8),
+        };
+        let groups = [("f32".to_string(), g)];
+        let sw = software_table(&groups).markdown();
+        assert!(sw.contains("| ZVC ratio | ZVC comp GB/s | ZVC decomp GB/s | ZVC-X ratio | ZVC-X comp GB/s | ZVC-X decomp GB/s |"), "{sw}");
+        // ZVC 2x at 1000 / 500 GB/s, ZVC-X 4x at 500 / 250 GB/s.
+        assert!(
+            sw.contains("| 2.000 | 1000.00 | 500.00 | 4.000 | 500.00 | 250.00 | 2.500 |"),
+            "{sw}"
+        );
+        let vs = versus_table(&groups).markdown();
+        // ZVC-X against lz4: 1.6x the ratio, 2x faster both ways; against zstd 1.2x, 4x.
+        assert!(
+            vs.contains("| f32 | ZVC-X | lz4_flex | 1.600 | 2.0 | 2.0 |"),
+            "{vs}"
+        );
+        assert!(
+            vs.contains("| f32 | ZVC-X | zstd -3 | 1.200 | 4.0 | 4.0 |"),
+            "{vs}"
+        );
+        assert!(
+            vs.contains("| f32 | ZVC | lz4_flex | 0.800 | 4.0 | 4.0 |"),
+            "{vs}"
+        );
     }
 
     #[test]

@@ -2,49 +2,92 @@
 //! (least significant bit first, as DEFLATE); a multi-bit value is written least significant
 //! bit first, a prefix code (`"110"`) first character first.
 
-/// Appends bits to a byte vector through a 64-bit accumulator.
+/// Appends bits to a byte vector. The pending bits (fewer than 8) sit in a 64-bit
+/// accumulator; every put stores all 8 bytes of it at the first byte not yet complete
+/// (branch-free: the bytes past the complete ones are rewritten by the next put) and
+/// advances by the complete bytes. So the vector is kept at least 8 bytes longer than what
+/// was written (zero-filled ahead, [`BitWriter::reserve`]), and [`BitWriter::finish`]
+/// cuts it back. The writer holds the vector itself (taken from the caller's and given back
+/// by `finish`), so its pointer and length stay in registers while bits are put.
 pub struct BitWriter<'a> {
-    out: &'a mut Vec<u8>,
+    /// Where the vector goes back to.
+    home: &'a mut Vec<u8>,
+    buf: Vec<u8>,
+    /// Index in `buf` of the byte the pending bits go to.
+    pos: usize,
+    /// Pending bits, from bit 0.
     acc: u64,
     /// Bits held in `acc` (< 8 between calls).
     n: u32,
     /// Bits written since the writer was made.
+    #[cfg(test)]
     written: u64,
 }
 
 impl<'a> BitWriter<'a> {
-    /// A writer appending to `out`.
+    /// A writer appending to `out` (which is empty until [`BitWriter::finish`] gives the
+    /// bytes back).
     pub fn new(out: &'a mut Vec<u8>) -> Self {
+        let buf = std::mem::take(out);
         BitWriter {
-            out,
+            home: out,
+            pos: buf.len(),
+            buf,
             acc: 0,
             n: 0,
+            #[cfg(test)]
             written: 0,
         }
     }
 
-    /// Writes the low `bits` bits of `value` (`bits` ≤ 56; higher bits of `value` ignored).
-    #[inline]
-    pub fn put(&mut self, value: u64, bits: u32) {
-        debug_assert!(bits <= 56);
-        if bits == 0 {
-            return;
-        }
-        let v = value & ((1u64 << bits) - 1);
-        self.acc |= v << self.n;
-        self.n += bits;
-        self.written += u64::from(bits);
-        while self.n >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.n -= 8;
+    /// Makes room for `bits` more bits, so no put of them grows the vector (one zero-fill
+    /// instead of one per few puts).
+    pub fn reserve(&mut self, bits: usize) {
+        let len = self.pos + bits.div_ceil(8) + 8;
+        if self.buf.len() < len {
+            self.buf.resize(len, 0);
         }
     }
 
+    /// Writes the low `bits` bits of `value` (`bits` ≤ 56; higher bits of `value` ignored):
+    /// for streams built by hand in tests (the codec's own values are clean,
+    /// [`BitWriter::put_bits`]).
+    #[cfg(test)]
+    pub fn put(&mut self, value: u64, bits: u32) {
+        debug_assert!(bits <= 56);
+        self.put_bits(value & ((1u64 << bits) - 1), bits);
+    }
+
+    /// Writes `value`, which must be below `2^bits` (`bits` ≤ 56): `put`
+    /// without the masking, for callers whose values are clean.
+    #[inline(always)]
+    pub fn put_bits(&mut self, value: u64, bits: u32) {
+        debug_assert!(bits <= 56 && value >> bits == 0);
+        #[cfg(test)]
+        {
+            self.written += u64::from(bits);
+        }
+        self.acc |= value << self.n;
+        self.n += bits; // < 64
+        let word = self.acc.to_le_bytes();
+        match self.buf.get_mut(self.pos..self.pos + 8) {
+            Some(at) => at.copy_from_slice(&word),
+            None => {
+                // By value, so the writer's fields never have their address taken.
+                self.buf = grow(std::mem::take(&mut self.buf), self.pos + 8);
+                self.buf[self.pos..self.pos + 8].copy_from_slice(&word);
+            }
+        }
+        let whole = self.n / 8;
+        self.pos += whole as usize;
+        self.acc >>= whole * 8; // at most 56: `n` < 64
+        self.n %= 8;
+    }
+
     /// Writes a prefix code given as its bits in stream order.
-    #[inline]
+    #[inline(always)]
     pub fn put_code(&mut self, code: Code) {
-        self.put(u64::from(code.bits), code.len);
+        self.put_bits(u64::from(code.bits), code.len);
     }
 
     /// Bits written so far.
@@ -53,14 +96,23 @@ impl<'a> BitWriter<'a> {
         self.written
     }
 
-    /// Pads with zero bits to a byte boundary and flushes.
+    /// Pads with zero bits to a byte boundary, drops the scratch bytes and gives the vector
+    /// back.
     pub fn finish(mut self) {
+        self.buf.truncate(self.pos);
         if self.n > 0 {
-            self.out.push(self.acc as u8);
-            self.acc = 0;
-            self.n = 0;
+            self.buf.push(self.acc as u8);
         }
+        *self.home = self.buf;
     }
+}
+
+/// `buf` zero-filled to `len` bytes and some more, for a put without [`BitWriter::reserve`].
+#[cold]
+#[inline(never)]
+fn grow(mut buf: Vec<u8>, len: usize) -> Vec<u8> {
+    buf.resize(len + 64, 0);
+    buf
 }
 
 /// A prefix code as stream bits: `bits` bit `i` is the code's `i`-th character.
@@ -92,48 +144,75 @@ impl Code {
 }
 
 /// Reads bits from a byte slice; reading past the end is an error the caller turns into its
-/// own (the position is kept so the caller can say where).
+/// own (the position is kept so the caller can say where). Every read is one unaligned
+/// 8-byte load and a shift (a zero-padded copy only in the last 7 bytes).
 pub struct BitReader<'a> {
     data: &'a [u8],
     /// Next bit to read.
     pos: u64,
+    /// Bits in `data`.
+    end: u64,
 }
 
 impl<'a> BitReader<'a> {
     /// A reader at bit 0 of `data`.
     pub fn new(data: &'a [u8]) -> Self {
-        BitReader { data, pos: 0 }
+        BitReader {
+            data,
+            pos: 0,
+            end: data.len() as u64 * 8,
+        }
     }
 
     /// Bit position of the next read.
+    #[inline(always)]
     pub fn pos(&self) -> u64 {
         self.pos
     }
 
     /// Bits left.
+    #[inline(always)]
     pub fn remaining(&self) -> u64 {
-        self.data.len() as u64 * 8 - self.pos
+        self.end - self.pos
     }
 
-    /// The next `bits` bits (≤ 57) without consuming them, zeros past the end.
-    #[inline]
+    /// The next `bits` bits (≤ 56) without consuming them, zeros past the end.
+    #[inline(always)]
     pub fn peek(&self, bits: u32) -> u64 {
-        debug_assert!(bits <= 57);
-        let byte = (self.pos / 8) as usize;
-        let shift = (self.pos % 8) as u32;
-        let mut w = [0u8; 8];
-        let avail = self.data.len().saturating_sub(byte).min(8);
-        w[..avail].copy_from_slice(&self.data[byte..byte + avail]);
-        let v = u64::from_le_bytes(w) >> shift;
-        if bits == 0 {
-            0
-        } else {
-            v & ((1u64 << bits) - 1)
-        }
+        self.peek_at(self.pos, bits)
     }
 
-    /// Reads `bits` bits (≤ 57), or None (nothing consumed) if fewer are left.
-    #[inline]
+    /// The `bits` bits (≤ 56) from bit `at` on, zeros past the end: reads at known
+    /// positions do not wait for each other.
+    #[inline(always)]
+    pub fn peek_at(&self, at: u64, bits: u32) -> u64 {
+        debug_assert!(bits <= 56);
+        let byte = (at / 8) as usize;
+        let word = match self.data.get(byte..byte + 8) {
+            Some(w) => u64::from_le_bytes(w.try_into().expect("8 bytes")),
+            None => self.tail_word(byte),
+        };
+        (word >> (at % 8)) & ((1u64 << bits) - 1)
+    }
+
+    /// Moves to bit `at` (at most the end).
+    #[inline(always)]
+    pub fn seek(&mut self, at: u64) {
+        debug_assert!(at <= self.end);
+        self.pos = at;
+    }
+
+    /// The (fewer than 8) bytes from `byte` on, zero-padded to a word.
+    #[cold]
+    fn tail_word(&self, byte: usize) -> u64 {
+        let mut w = [0u8; 8];
+        let rest = self.data.get(byte..).unwrap_or_default();
+        w[..rest.len()].copy_from_slice(rest);
+        u64::from_le_bytes(w)
+    }
+
+    /// Reads `bits` bits (≤ 56), or None (nothing consumed) if fewer are left.
+    #[inline(always)]
     pub fn get(&mut self, bits: u32) -> Option<u64> {
         if u64::from(bits) > self.remaining() {
             return None;

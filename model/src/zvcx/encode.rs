@@ -2,277 +2,386 @@
 //! and the cheapest is written, ties going to no repeat flags, then dense < list < group <
 //! mask, then the smaller k (docs/FORMAT.md, "ZVC-X encoder choices"); raw only when
 //! strictly cheaper. The RTL compressor makes the same choices, so its bits are these.
+//!
+//! How it is fast (docs/PERFORMANCE.md, "Golden model: ZVC-X"): one instance per element
+//! type with every width a constant; a first pass over all 32 lanes without branches
+//! (non-zero mask, largest exponent, any sign) that the compiler vectorizes, so an all-zero
+//! block costs that pass and one 2-bit code; one pass over the non-zeros that compacts them
+//! and gathers what the costing needs (repeat flags, the OR of the exponent offsets, and the
+//! escape count at every k from one table load and add per element, [`ESCAPES_AT`]), so
+//! costing a choice is arithmetic on counts; fields written from the compacted values, codes
+//! and headers merged into as few puts as fit.
 
 use cdma_spec::zvcx::{
-    delta_class, Positions, DELTA_ESCAPE, GROUPS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS,
-    LIST_MAX, NESC_BITS, NESC_MAX,
+    Positions, BLOCK_ELEMS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS, LIST_MAX, NESC_BITS,
+    NESC_MAX,
 };
 
-use super::bits::{BitWriter, Code};
-use super::{mode_code, Params};
+use super::bits::BitWriter;
+use super::tables::{DELTA_CODES, DELTA_ESCAPE_CODE, DELTA_MAX, ESCAPES_AT, KINDS, MODE_CODES};
+use super::Params;
 
-/// Position kinds in tie-break order.
-const KINDS: [Positions; 4] = [
-    Positions::Dense,
-    Positions::List,
-    Positions::Group,
-    Positions::Mask,
-];
+const BLOCK: usize = BLOCK_ELEMS as usize;
 
-/// Bits of the position code of `kind` for non-zero mask `nz` (`n` non-zeros, block of
-/// `len` elements), or None if the kind cannot express it.
-pub(super) fn positions_len(kind: Positions, nz: u32, n: u32, len: u32) -> Option<u32> {
-    match kind {
-        Positions::Dense => (n == len).then_some(0),
-        Positions::List => (n <= LIST_MAX).then_some(LIST_COUNT_BITS + LIST_INDEX_BITS * n),
-        Positions::Group => Some(GROUPS + GROUP_ELEMS * group_map(nz).count_ones()),
-        Positions::Mask => Some(32),
+/// Appends the ZVC-X payload of `data` (whole elements of `B` bytes with `E` exponent and
+/// `M` mantissa bits) to `out`.
+pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    let p = const { Params::new(B, E, M) };
+    // The worst case, every block raw, so the writer never grows the vector.
+    let n = data.len() / B;
+    let worst_bits = n.div_ceil(BLOCK) * MODE_CODES.raw.len as usize + n * p.width as usize;
+    let mut w = BitWriter::new(out);
+    w.reserve(worst_bits);
+    let mut prev = None;
+    let blocks = data.chunks_exact(BLOCK * B);
+    let rest = blocks.remainder();
+    for block in blocks {
+        encode_block::<B, E, M>(&mut w, &load::<B>(block), BLOCK as u32, &mut prev);
     }
-}
-
-/// The group map of `nz`: bit `j` set iff elements `4j..4j+4` hold a non-zero.
-pub(super) fn group_map(nz: u32) -> u32 {
-    (0..GROUPS).fold(0, |m, j| {
-        m | (u32::from((nz >> (j * GROUP_ELEMS)) & 0xF != 0) << j)
-    })
-}
-
-/// Bits of the largest-exponent field: absolute for the chunk's first coded block, else the
-/// delta code against `prev`.
-fn max_exp_len(p: &Params, max_exp: u32, prev: Option<u32>) -> u32 {
-    match prev {
-        None => p.exp_bits,
-        Some(prev) => match delta_class(max_exp as i32 - prev as i32) {
-            Some(c) => c.prefix.len() as u32 + u32::from(c.min > 0) + c.extra,
-            None => DELTA_ESCAPE.len() as u32 + p.exp_bits,
-        },
+    if !rest.is_empty() {
+        encode_block::<B, E, M>(&mut w, &load::<B>(rest), (rest.len() / B) as u32, &mut prev);
     }
+    w.finish();
 }
 
-fn put_max_exp(w: &mut BitWriter, p: &Params, max_exp: u32, prev: Option<u32>) {
-    let Some(prev) = prev else {
-        w.put(u64::from(max_exp), p.exp_bits);
-        return;
-    };
-    let d = max_exp as i32 - prev as i32;
-    match delta_class(d) {
-        Some(c) => {
-            w.put_code(Code::parse(c.prefix));
-            if c.min > 0 {
-                w.put(u64::from(d < 0), 1);
-                w.put(u64::from(d.unsigned_abs() - c.min), c.extra);
-            }
-        }
-        None => {
-            w.put_code(Code::parse(DELTA_ESCAPE));
-            w.put(u64::from(max_exp), p.exp_bits);
-        }
+/// The little-endian elements of one block (up to 32; the rest 0).
+#[inline(always)]
+fn load<const B: usize>(block: &[u8]) -> [u32; BLOCK] {
+    let mut v = [0u32; BLOCK];
+    for (x, b) in v.iter_mut().zip(block.chunks_exact(B)) {
+        let mut w = [0u8; 4];
+        w[..B].copy_from_slice(b);
+        *x = u32::from_le_bytes(w);
     }
+    v
 }
 
-/// The cheapest coding of one repeat choice: its body bits (repeat flags + fields + escaped
-/// exponents) and its k.
-struct Body {
-    bits: u32,
-    k: u32,
+/// What the costing needs about one set of elements to be stored (all non-zeros, or the
+/// kept ones when repeat flags are used).
+#[derive(Clone, Copy)]
+struct Fields {
+    /// How many.
+    count: u32,
+    /// Byte `k` (1 ≤ k < e): how many escape at offset width `k` (sums of [`ESCAPES_AT`]).
+    escapes: u64,
+    /// OR of their exponent offsets: 0 iff every exponent is the largest (k = 0 allowed).
+    offsets: u32,
+    /// Repeat-flag bits before the fields.
+    flags: u32,
 }
 
-/// Costs the fields of the `kept` elements for every k and returns the cheapest (smallest k
-/// on a tie). `flags`: repeat-flag bits.
-fn best_body(p: &Params, v: &[u32; 32], kept: u32, flags: u32, max_exp: u32, sgn: u32) -> Body {
-    let nk = kept.count_ones();
+/// The cheapest body (repeat flags + fields + escaped exponents) of `f` and its `k`, the
+/// smallest on a tie; `sgn`: whether fields hold a sign bit. Costs k = 0 (only if every
+/// exponent is the largest), each 0 < k < e with at most 3 escapes, and k = e (never an
+/// escape), in increasing k: unrolled, since e is a constant.
+#[inline(always)]
+fn best_body<const B: usize, const E: u32, const M: u32>(f: Fields, sgn: u32) -> (u32, u32) {
+    let p = const { Params::new(B, E, M) };
     if !p.float {
-        return Body {
-            bits: flags + nk * p.width,
-            k: 0,
-        };
+        return (f.flags + f.count * p.width, 0);
     }
-    let mut max_off = 0;
-    // esc_ge[k] = kept offsets >= 2^k - 1, for 1 <= k < exp_bits.
-    let mut esc_ge = [0u32; 9];
-    let mut bits = kept;
-    while bits != 0 {
-        let i = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let off = max_exp - p.exp_of(v[i]);
-        max_off = max_off.max(off);
-        for (k, e) in esc_ge
-            .iter_mut()
-            .enumerate()
-            .take(p.exp_bits as usize)
-            .skip(1)
-        {
-            *e += u32::from(off >= (1 << k) - 1);
+    let base = f.flags + f.count * (sgn + M);
+    let mut best = (if f.offsets == 0 { base } else { u32::MAX }, 0);
+    for k in 1..E {
+        let esc = ((f.escapes >> (8 * k)) & 0xFF) as u32; // k < e ≤ 8: shift ≤ 56
+        let bits = base + f.count * k + esc * E;
+        // `&`, not `&&`: both sides are cheap, and one test is one less branch to predict.
+        if (esc <= NESC_MAX) & (bits < best.0) {
+            best = (bits, k);
         }
     }
-    let mut best = Body {
-        bits: u32::MAX,
-        k: 0,
-    };
-    for k in 0..=p.exp_bits {
-        if k == 0 && max_off != 0 {
-            continue; // k = 0 needs every kept exponent to be the largest
-        }
-        let esc = if p.escapes(k) { esc_ge[k as usize] } else { 0 };
-        if esc > NESC_MAX {
-            continue;
-        }
-        let b = flags + nk * (k + sgn + p.man_bits) + esc * p.exp_bits;
-        if b < best.bits {
-            best = Body { bits: b, k };
-        }
+    let bits = base + f.count * E;
+    if bits < best.0 {
+        best = (bits, E);
     }
     best
 }
 
+/// The escape count at offset width `k` from the summed [`ESCAPES_AT`] bytes (0 where `k`
+/// has no escapes).
+#[inline(always)]
+fn escapes_at<const B: usize, const E: u32, const M: u32>(escapes: u64, k: u32) -> u32 {
+    let p = const { Params::new(B, E, M) };
+    if p.escapes(k) {
+        ((escapes >> (8 * k)) & 0xFF) as u32 // k < e ≤ 8: the shift is at most 56
+    } else {
+        0
+    }
+}
+
+/// The 32-bit mask of 32 flags (each 0 or 1), flag `i` to bit `i`: eight flags at a time,
+/// gathered into the top byte of one multiplication (flag `i` of a little-endian word lands
+/// in bit 56 + i; the partial sums below never carry into it).
+#[inline(always)]
+fn mask_of(flags: &[u8; BLOCK]) -> u32 {
+    let mut mask = 0u32;
+    for (g, w) in flags.chunks_exact(8).enumerate() {
+        let w = u64::from_le_bytes(w.try_into().expect("8 flags"));
+        mask |= ((w.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * g);
+    }
+    mask
+}
+
+/// The group map of `nz`: bit `j` set iff elements `4j..4j+4` hold a non-zero.
+#[inline(always)]
+fn group_map(nz: u32) -> u32 {
+    // Bit 4j of `any` says group j is occupied; gather bits 0, 4, …, 28 into 0..8.
+    let any = (nz | nz >> 1 | nz >> 2 | nz >> 3) & 0x1111_1111;
+    let m = (any | any >> 3) & 0x0303_0303;
+    let m = (m | m >> 6) & 0x000F_000F;
+    (m | m >> 12) & 0xFF
+}
+
+/// Bits of the position code of each kind ([`KINDS`] order) for non-zero mask `nz` (`n`
+/// non-zeros, block of `len` elements); `u32::MAX` where the kind cannot express it.
+#[inline(always)]
+fn positions_bits(nz: u32, n: u32, len: u32) -> [u32; 4] {
+    [
+        if n == len { 0 } else { u32::MAX },
+        if n <= LIST_MAX {
+            LIST_COUNT_BITS + LIST_INDEX_BITS * n
+        } else {
+            u32::MAX
+        },
+        BLOCK_ELEMS / GROUP_ELEMS + GROUP_ELEMS * group_map(nz).count_ones(),
+        BLOCK_ELEMS,
+    ]
+}
+
+/// The largest-exponent code (value, bits): absolute for the chunk's first coded block, else
+/// the delta code against `prev` (the escape and the absolute value when |d| > 7).
+#[inline(always)]
+fn max_exp_code<const E: u32>(max_exp: u32, prev: Option<u32>) -> (u64, u32) {
+    let Some(prev) = prev else {
+        return (u64::from(max_exp), E);
+    };
+    let d = max_exp as i32 - prev as i32;
+    if d.unsigned_abs() <= DELTA_MAX {
+        let c = DELTA_CODES[(d + DELTA_MAX as i32) as usize];
+        (u64::from(c.bits), c.len)
+    } else {
+        let c = DELTA_ESCAPE_CODE;
+        (u64::from(c.bits) | u64::from(max_exp) << c.len, c.len + E)
+    }
+}
+
 /// Encodes one block of `len` (1..=32) elements `v[..len]` (the rest 0). `prev`: the largest
 /// exponent of the chunk's previous coded block, updated when this one is coded.
-pub(super) fn encode_block(
+#[inline(always)]
+fn encode_block<const B: usize, const E: u32, const M: u32>(
     w: &mut BitWriter,
-    p: &Params,
-    v: &[u32; 32],
+    v: &[u32; BLOCK],
     len: u32,
     prev: &mut Option<u32>,
 ) {
-    let mut nz = 0u32;
-    for (i, &x) in v.iter().enumerate().take(len as usize) {
-        nz |= u32::from(x != 0) << i;
+    let p = const { Params::new(B, E, M) };
+    // All 32 lanes, no branches: the non-zero mask; the largest magnitude, whose exponent is
+    // the block's largest (the exponent sits above the mantissa, and zeros add nothing); the
+    // OR of every element, whose sign bit is set iff some element's is.
+    let (mut mag, mut any) = (0u32, 0u32);
+    let mut is_nz = [0u8; BLOCK];
+    for (f, &x) in is_nz.iter_mut().zip(v) {
+        *f = u8::from(x != 0);
+        mag = mag.max(x & p.abs_mask);
+        any |= x;
     }
-    let n = nz.count_ones();
-    if n == 0 {
-        w.put_code(mode_code(None, false));
+    let nz = mask_of(&is_nz);
+    if nz == 0 {
+        w.put_code(MODE_CODES.zero);
         return;
     }
-    // rep: non-zeros equal to the previous non-zero.
-    let (mut rep, mut last, mut bits) = (0u32, None, nz);
-    let (mut max_exp, mut signs) = (0u32, 0u32);
+    let n = nz.count_ones();
+    let max_exp = p.exp_of(mag);
+    let sgn = if p.float { (any >> (E + M)) & 1 } else { 0 };
+
+    // The non-zeros in order, compacted into `c`, with the summary of their exponent
+    // offsets (one table load and add, one OR each); `rep` bit j: the j-th non-zero equals
+    // the one before.
+    let mut c = [0u32; BLOCK];
+    let mut all = Fields {
+        count: n,
+        escapes: 0,
+        offsets: 0,
+        flags: 0,
+    };
+    let (mut bits, mut j, mut rep, mut last) = (nz, 0usize, 0u32, 0u32);
     while bits != 0 {
-        let i = bits.trailing_zeros();
+        let x = v[bits.trailing_zeros() as usize];
         bits &= bits - 1;
-        let x = v[i as usize];
-        if last == Some(x) {
-            rep |= 1 << i;
-        }
-        last = Some(x);
+        c[j % BLOCK] = x;
+        rep |= u32::from(x == last) << (j % BLOCK); // the first non-zero never equals 0
+        last = x;
+        j += 1;
         if p.float {
-            max_exp = max_exp.max(p.exp_of(x));
-            signs |= p.sign_of(x);
+            let off = max_exp - p.exp_of(x);
+            all.escapes += ESCAPES_AT[(off & 0xFF) as usize];
+            all.offsets |= off;
         }
     }
-    let sgn = u32::from(p.float && signs != 0);
-    let hdr = if p.float {
-        max_exp_len(p, max_exp, *prev) + p.k_bits + NESC_BITS + 1
+    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
+    // The non-zeros stored with repeat flags: all but the repeats (summarized only when
+    // there are repeats, the repeat choice is not costed otherwise).
+    let mut kept = Fields {
+        count: n - rep.count_ones(),
+        escapes: 0,
+        offsets: 0,
+        flags: n - 1,
+    };
+    if rep != 0 && p.float {
+        let mut bits = n_mask & !rep;
+        while bits != 0 {
+            let off = max_exp - p.exp_of(c[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+            kept.escapes += ESCAPES_AT[(off & 0xFF) as usize];
+            kept.offsets |= off;
+        }
+    }
+
+    let (exp_code, exp_bits) = max_exp_code::<E>(max_exp, *prev);
+    let header = if p.float {
+        exp_bits + p.k_bits + NESC_BITS + 1
     } else {
         0
     };
-    // (total, repeat, kind index, k)
-    let mut best: Option<(u32, bool, usize, u32)> = None;
+    let positions = positions_bits(nz, n, len);
+    // (total bits, repeat, kind index, k)
+    let mut best = (u32::MAX, false, 0usize, 0u32);
     for repeat in [false, true] {
         if repeat && rep == 0 {
             continue; // never cheaper: longer mode codes and flags for nothing
         }
-        let kept = if repeat { nz & !rep } else { nz };
-        let flags = if repeat { n - 1 } else { 0 };
-        let body = best_body(p, v, kept, flags, max_exp, sgn);
-        for (ki, &kind) in KINDS.iter().enumerate() {
-            let Some(pos) = positions_len(kind, nz, n, len) else {
+        let f = if repeat { kept } else { all };
+        let (body, k) = best_body::<B, E, M>(f, sgn);
+        for (ki, &pos) in positions.iter().enumerate() {
+            if pos == u32::MAX {
                 continue;
-            };
-            let total = mode_code(Some(kind), repeat).len + pos + hdr + body.bits;
-            if best.is_none_or(|b| total < b.0) {
-                best = Some((total, repeat, ki, body.k));
+            }
+            let total = MODE_CODES.coded[usize::from(repeat)][ki].len + pos + header + body;
+            if total < best.0 {
+                best = (total, repeat, ki, k);
             }
         }
     }
-    let (total, repeat, ki, k) = best.expect("mask positions always apply");
-    let raw_code = mode_code(None, true);
-    if raw_code.len + len * p.width < total {
-        w.put_code(raw_code);
+    let (total, repeat, ki, k) = best;
+    if MODE_CODES.raw.len + len * p.width < total {
+        w.put_code(MODE_CODES.raw);
         for &x in &v[..len as usize] {
-            w.put(u64::from(x), p.width);
+            w.put_bits(u64::from(x), p.width);
         }
         return;
     }
-    let kind = KINDS[ki];
-    w.put_code(mode_code(Some(kind), repeat));
-    put_positions(w, kind, nz, n);
-    let kept = if repeat { nz & !rep } else { nz };
-    // Kept elements whose offset does not fit below the all-ones escape code.
-    let lim = (1u32 << k) - 1;
-    let mut escaped = 0u32;
+
+    // The mode code and the positions in one put (at most 8 + 40 bits), then the block
+    // header and the repeat flags in another (at most 12 + 4 + 2 + 1 + 31 bits).
+    let mode = MODE_CODES.coded[usize::from(repeat)][ki];
+    let (pos_code, pos_bits) = positions_code(KINDS[ki], nz, n);
+    w.put_bits(
+        u64::from(mode.bits) | pos_code << mode.len,
+        mode.len + pos_bits,
+    );
+    let stored = if repeat { kept } else { all };
+    let n_esc = escapes_at::<B, E, M>(stored.escapes, k);
+    let (mut head, mut head_bits) = (0u64, 0u32);
     if p.float {
-        let mut bits = kept;
-        while bits != 0 {
-            let i = bits.trailing_zeros();
-            bits &= bits - 1;
-            if p.escapes(k) && max_exp - p.exp_of(v[i as usize]) >= lim {
-                escaped |= 1 << i;
-            }
-        }
-        put_max_exp(w, p, max_exp, *prev);
         *prev = Some(max_exp);
-        w.put(u64::from(k), p.k_bits);
-        w.put(u64::from(escaped.count_ones()), NESC_BITS);
-        w.put(u64::from(sgn == 0), 1);
+        let all_positive = 1 - sgn;
+        let fields = k | n_esc << p.k_bits | all_positive << (p.k_bits + NESC_BITS);
+        head = exp_code | u64::from(fields) << exp_bits;
+        head_bits = exp_bits + p.k_bits + NESC_BITS + 1;
     }
-    if repeat {
+    // The stored non-zeros, by compacted index: all, or all but the repeats.
+    let stored_mask = if repeat {
         // One flag per non-zero after the first.
-        let mut bits = nz & (nz - 1);
-        while bits != 0 {
-            let i = bits.trailing_zeros();
-            bits &= bits - 1;
-            w.put(u64::from((rep >> i) & 1), 1);
-        }
-    }
-    let mut bits = kept;
-    while bits != 0 {
-        let i = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        let x = v[i];
+        head |= u64::from(rep >> 1) << head_bits;
+        head_bits += n - 1;
+        n_mask & !rep
+    } else {
+        n_mask
+    };
+    w.put_bits(head, head_bits);
+    let lim = (1u32 << k) - 1;
+    let field = |x: u32| -> u64 {
         if p.float {
             // An escaped offset is written as all ones (k bits); its exponent follows later.
-            let code = if (escaped >> i) & 1 == 1 {
-                lim
-            } else {
-                max_exp - p.exp_of(x)
-            };
-            let sign = if sgn == 1 { p.sign_of(x) } else { 0 };
-            let field = (u64::from(code) << (sgn + p.man_bits))
-                | (u64::from(sign) << p.man_bits)
-                | u64::from(p.man_of(x));
-            w.put(field, k + sgn + p.man_bits);
+            // Without any sign set (sgn = 0) the sign term is 0.
+            let code = (max_exp - p.exp_of(x)).min(lim);
+            u64::from(code << (M + sgn) | (x >> (E + M)) << M | (x & p.man_mask))
         } else {
-            w.put(u64::from(x), p.width);
+            u64::from(x)
+        }
+    };
+    let field_bits = if p.float { k + sgn + M } else { p.width };
+    if repeat {
+        let mut bits = stored_mask;
+        while bits != 0 {
+            let x = c[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+            w.put_bits(field(x), field_bits);
+        }
+    } else if 2 * field_bits <= 56 {
+        // Two fields per put where they fit.
+        let pairs = c[..n as usize].chunks_exact(2);
+        let odd = pairs.remainder();
+        for pair in pairs {
+            w.put_bits(
+                field(pair[0]) | field(pair[1]) << field_bits,
+                2 * field_bits,
+            );
+        }
+        if let [x] = odd {
+            w.put_bits(field(*x), field_bits);
+        }
+    } else {
+        for &x in &c[..n as usize] {
+            w.put_bits(field(x), field_bits);
         }
     }
-    let mut bits = escaped;
-    while bits != 0 {
-        let i = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        w.put(u64::from(p.exp_of(v[i])), p.exp_bits);
+    if n_esc > 0 {
+        let mut bits = stored_mask;
+        while bits != 0 {
+            let exp = p.exp_of(c[bits.trailing_zeros() as usize]);
+            bits &= bits - 1;
+            if max_exp - exp >= lim {
+                w.put_bits(u64::from(exp), E);
+            }
+        }
     }
 }
 
-fn put_positions(w: &mut BitWriter, kind: Positions, nz: u32, n: u32) {
+/// The position code of `kind` for non-zero mask `nz` (`n` non-zeros): its value and bits.
+#[inline(always)]
+fn positions_code(kind: Positions, nz: u32, n: u32) -> (u64, u32) {
     match kind {
-        Positions::Dense => {}
+        Positions::Dense => (0, 0),
         Positions::List => {
-            w.put(u64::from(n - 1), LIST_COUNT_BITS);
+            // n − 1, then each index (at most 2 + 4 × 5 bits).
+            let mut code = u64::from(n - 1);
+            let mut at = LIST_COUNT_BITS;
             let mut bits = nz;
             while bits != 0 {
-                w.put(u64::from(bits.trailing_zeros()), LIST_INDEX_BITS);
+                code |= u64::from(bits.trailing_zeros()) << at;
+                at += LIST_INDEX_BITS;
                 bits &= bits - 1;
             }
+            (code, at)
         }
         Positions::Group => {
+            // The map, then each occupied group's 4-bit mask (at most 8 + 8 × 4 bits).
             let map = group_map(nz);
-            w.put(u64::from(map), GROUPS);
-            for j in 0..GROUPS {
-                if (map >> j) & 1 == 1 {
-                    w.put(u64::from((nz >> (j * GROUP_ELEMS)) & 0xF), GROUP_ELEMS);
-                }
+            let mut code = u64::from(map);
+            let mut at = BLOCK_ELEMS / GROUP_ELEMS;
+            let mut groups = map;
+            while groups != 0 {
+                let g = groups.trailing_zeros();
+                groups &= groups - 1;
+                code |= u64::from((nz >> (g * GROUP_ELEMS)) & 0xF) << at;
+                at += GROUP_ELEMS;
             }
+            (code, at)
         }
-        Positions::Mask => w.put(u64::from(nz), 32),
+        Positions::Mask => (u64::from(nz), BLOCK_ELEMS),
     }
 }

@@ -8,21 +8,25 @@
 //! the chunk is padded with zero bits to a whole byte. The code tables and field sizes are
 //! `cdma_spec::zvcx`'s.
 
-use cdma_spec::zvcx::{mode_of, ModeKind, Positions, BLOCK_ELEMS};
-
-use crate::{ElemType, FormatError};
+use crate::{ElemType, ElemWidth, FormatError};
 
 mod bits;
 mod decode;
 mod encode;
 mod error;
+mod tables;
 
 pub use error::ZvcxError;
 
+// The unit tests build bit strings by hand with these.
+#[cfg(test)]
 use bits::{BitWriter, Code};
 
-/// How one element type's elements split into sign, exponent and mantissa.
-#[derive(Clone, Copy, Debug)]
+/// How one element type's elements split into sign, exponent and mantissa, and the widths
+/// and masks derived from that. The codec's loops are instantiated once per type
+/// (`with_type!`) with `Params` a compile-time constant, so every shift and mask below is
+/// an immediate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Params {
     /// Element width in bits.
     width: u32,
@@ -32,82 +36,84 @@ pub(crate) struct Params {
     man_bits: u32,
     /// Bits of the `k` field.
     k_bits: u32,
+    /// `2^exp_bits − 1`: the exponent field's mask (after the shift) and largest value.
+    exp_max: u32,
+    /// `2^man_bits − 1`.
+    man_mask: u32,
+    /// The bits below the sign: a float's magnitude.
+    abs_mask: u32,
 }
 
 impl Params {
-    fn of(ty: ElemType) -> Params {
+    /// The parameters of elements of `bytes` bytes with `exp_bits` exponent and `man_bits`
+    /// mantissa bits (both 0: raw).
+    const fn new(bytes: usize, exp_bits: u32, man_bits: u32) -> Params {
+        let width = bytes as u32 * 8;
         Params {
-            width: ty.width().bits(),
-            float: ty.is_float(),
-            exp_bits: ty.exp_bits(),
-            man_bits: ty.man_bits(),
-            k_bits: ty.spec().k_bits(),
+            width,
+            float: exp_bits > 0,
+            exp_bits,
+            man_bits,
+            k_bits: if exp_bits == 0 {
+                0
+            } else {
+                u32::BITS - exp_bits.leading_zeros()
+            },
+            exp_max: (1 << exp_bits) - 1,
+            man_mask: (1 << man_bits) - 1,
+            abs_mask: if exp_bits == 0 {
+                u32::MAX
+            } else {
+                (1 << (exp_bits + man_bits)) - 1
+            },
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn exp_of(&self, x: u32) -> u32 {
-        (x >> self.man_bits) & ((1 << self.exp_bits) - 1)
-    }
-
-    #[inline]
-    fn sign_of(&self, x: u32) -> u32 {
-        (x >> (self.man_bits + self.exp_bits)) & 1
-    }
-
-    #[inline]
-    fn man_of(&self, x: u32) -> u32 {
-        x & ((1u32 << self.man_bits) - 1)
+        (x >> self.man_bits) & self.exp_max
     }
 
     /// Whether offset width `k` has escapes (its all-ones offset): only when 0 < k < e; with
     /// k = 0 every kept exponent is the largest, with k = e every offset fits.
-    #[inline]
+    #[inline(always)]
     fn escapes(&self, k: u32) -> bool {
         k > 0 && k < self.exp_bits
     }
-
-    /// Largest exponent value.
-    fn exp_max(&self) -> u32 {
-        (1 << self.exp_bits) - 1
-    }
 }
 
-/// The mode code of a coded block with `positions` and `repeat`, or (None) of the zero block
-/// (`repeat` false) or the raw block (`repeat` true).
-pub(crate) fn mode_code(positions: Option<Positions>, repeat: bool) -> Code {
-    let kind = match positions {
-        Some(positions) => ModeKind::Coded { positions, repeat },
-        None if repeat => ModeKind::Raw,
-        None => ModeKind::Zero,
+/// Runs `$f::<B, E, M>($args)` with the element bytes `B`, exponent bits `E` and mantissa
+/// bits `M` of element type `$ty` as constants (one instance of the codec per type).
+macro_rules! with_type {
+    ($ty:expr, $f:ident($($arg:expr),*)) => {
+        match $ty {
+            ElemType::Raw(ElemWidth::W8) => $f::<1, 0, 0>($($arg),*),
+            ElemType::Raw(ElemWidth::W16) => $f::<2, 0, 0>($($arg),*),
+            ElemType::Raw(ElemWidth::W32) => $f::<4, 0, 0>($($arg),*),
+            ElemType::F32 => $f::<4, 8, 23>($($arg),*),
+            ElemType::Bf16 => $f::<2, 8, 7>($($arg),*),
+            ElemType::F16 => $f::<2, 5, 10>($($arg),*),
+            ElemType::E4m3 => $f::<1, 4, 3>($($arg),*),
+            ElemType::E5m2 => $f::<1, 5, 2>($($arg),*),
+        }
     };
-    Code::parse(mode_of(kind).code)
 }
 
-/// Reads the little-endian elements of one block.
-fn load_block(chunk: &[u8], eb: usize) -> [u32; 32] {
-    let mut v = [0u32; 32];
-    for (x, b) in v.iter_mut().zip(chunk.chunks_exact(eb)) {
-        let mut w = [0u8; 4];
-        w[..eb].copy_from_slice(b);
-        *x = u32::from_le_bytes(w);
+/// The parameters `with_type!` instantiates the codec with for `ty`.
+#[cfg(test)]
+fn params_of(ty: ElemType) -> Params {
+    const fn params<const B: usize, const E: u32, const M: u32>() -> Params {
+        Params::new(B, E, M)
     }
-    v
+    with_type!(ty, params())
 }
 
 /// Appends the ZVC-X payload of `data` (whole elements of `ty`) to `out`. On error (`data`
 /// not a whole number of elements) `out` is unchanged.
 pub fn encode_into(data: &[u8], ty: ElemType, out: &mut Vec<u8>) -> Result<(), FormatError> {
     crate::zvc::check_whole_elements(data.len(), ty.width())?;
-    let p = Params::of(ty);
-    let eb = ty.width().bytes();
-    let mut w = BitWriter::new(out);
-    let mut prev = None;
-    for block in data.chunks(BLOCK_ELEMS as usize * eb) {
-        let v = load_block(block, eb);
-        encode::encode_block(&mut w, &p, &v, (block.len() / eb) as u32, &mut prev);
-    }
-    w.finish();
+    use encode::encode_chunk;
+    with_type!(ty, encode_chunk(data, out));
     Ok(())
 }
 
@@ -127,7 +133,8 @@ pub fn decode_into(
     out: &mut Vec<u8>,
 ) -> Result<(), FormatError> {
     let start = out.len();
-    let r = decode::decode_chunk(payload, &Params::of(ty), n_elems, out);
+    use decode::decode_chunk;
+    let r = with_type!(ty, decode_chunk(payload, n_elems, out));
     if r.is_err() {
         out.truncate(start);
     }
@@ -141,5 +148,9 @@ pub fn decode(payload: &[u8], ty: ElemType, n_elems: usize) -> Result<Vec<u8>, F
     Ok(out)
 }
 
+#[cfg(test)]
+mod fast_tests;
+#[cfg(test)]
+mod oracle;
 #[cfg(test)]
 mod tests;
