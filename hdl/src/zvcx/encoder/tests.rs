@@ -160,10 +160,9 @@ fn packer_model_splits_words_and_pads_the_last() {
     assert!(emit && last && bytes == 126 && hc == 0 && !pend);
 }
 
-/// Streams `chunks` (type `t`) through the rust-hdl compressor with random valid/ready and
-/// returns each chunk's payload.
-fn run_rtl(chunks: &[Vec<u8>], t: ElemType, seed: u64, record: bool) -> Vec<Vec<u8>> {
-    let (ty, elem) = codes_of(t);
+/// Streams `chunks` (each with its type, switching types between chunks) through the
+/// rust-hdl compressor with random valid/ready and returns each chunk's payload.
+fn run_rtl(chunks: &[(ElemType, Vec<u8>)], seed: u64, record: bool) -> Vec<Vec<u8>> {
     let mut uut = ZvcxCompressor::default();
     uut.connect_all();
     uut.rst.next = true;
@@ -173,14 +172,14 @@ fn run_rtl(chunks: &[Vec<u8>], t: ElemType, seed: u64, record: bool) -> Vec<Vec<
     clock_cycle!(&mut uut);
     clock_cycle!(&mut uut);
     uut.rst.next = false;
-    let blocks: Vec<([u32; 32], u32, bool)> = chunks
+    let blocks: Vec<([u32; 32], u32, bool, ElemType)> = chunks
         .iter()
-        .flat_map(|c| {
-            let b = blocks_of(c, t);
+        .flat_map(|(t, c)| {
+            let b = blocks_of(c, *t);
             let n = b.len();
             b.into_iter()
                 .enumerate()
-                .map(move |(i, (x, l))| (x, l, i + 1 == n))
+                .map(move |(i, (x, l))| (x, l, i + 1 == n, *t))
         })
         .collect();
     let mut rng = XorShift64::new(seed);
@@ -193,7 +192,8 @@ fn run_rtl(chunks: &[Vec<u8>], t: ElemType, seed: u64, record: bool) -> Vec<Vec<
         if !offered && next < blocks.len() {
             offered = rng.chance(70);
         }
-        let (x, l, last) = blocks.get(next).copied().unwrap_or(([0; 32], 0, false));
+        let (x, l, last, t) = blocks.get(next).copied().unwrap_or(([0; 32], 0, false, ElemType::F32));
+        let (ty, elem) = codes_of(t);
         uut.ty.next = ty.into();
         uut.elem.next = elem.into();
         uut.in_data.next = bits_of_lanes(&x);
@@ -230,16 +230,42 @@ fn run_rtl(chunks: &[Vec<u8>], t: ElemType, seed: u64, record: bool) -> Vec<Vec<
 #[test]
 fn rtl_streams_match_the_golden_model() {
     let mut rng = XorShift64::new(0xc0de_0001);
-    for t in ElemType::ALL {
-        let chunks: Vec<Vec<u8>> = (0..4)
-            .map(|_| {
-                let n = sizes(&mut rng);
-                random_chunk(&mut rng, t, n)
-            })
-            .collect();
-        let got = run_rtl(&chunks, t, rng.next(), false);
-        for (i, (c, g)) in chunks.iter().zip(&got).enumerate() {
-            assert_eq!(g, &zvcx::encode(c, t).expect("whole"), "{} chunk {i}", t.name());
-        }
+    let chunks: Vec<(ElemType, Vec<u8>)> = (0..48)
+        .map(|i| {
+            let t = ElemType::ALL[i % 8];
+            let n = sizes(&mut rng);
+            (t, random_chunk(&mut rng, t, n))
+        })
+        .collect();
+    let got = run_rtl(&chunks, rng.next(), false);
+    assert_eq!(got.len(), chunks.len());
+    for (i, ((t, c), g)) in chunks.iter().zip(&got).enumerate() {
+        assert_eq!(g, &zvcx::encode(c, *t).expect("whole"), "{} chunk {i}", t.name());
     }
+}
+
+/// The emitted Verilog of the whole compressor replays a recorded rust-hdl run (two chunks
+/// of every type, types switching between chunks, random valid/ready) cycle by cycle under Verilator.
+#[test]
+fn verilog_matches_the_rust_hdl_simulation() {
+    let mut rng = XorShift64::new(0x7e57_0003);
+    let chunks: Vec<(ElemType, Vec<u8>)> = (0..16)
+        .map(|i| {
+            let t = ElemType::ALL[i % 8];
+            let n = sizes(&mut rng).min(70);
+            (t, random_chunk(&mut rng, t, n))
+        })
+        .collect();
+    let trace = crate::prims::verilog_check::recording(|| {
+        let got = run_rtl(&chunks, rng.next(), true);
+        for ((t, c), g) in chunks.iter().zip(&got) {
+            assert_eq!(g, &zvcx::encode(c, *t).expect("whole"));
+        }
+    });
+    let block = crate::emit::standalone_block(
+        ZvcxCompressor::default(),
+        "cdma_zvcx_compressor",
+        &super::ZVCX_COMPRESSOR_PORTS,
+    );
+    crate::prims::verilog_check::check(&block, &trace);
 }
