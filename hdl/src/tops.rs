@@ -1,6 +1,7 @@
 //! Every generated top, the one place that knows them all: the ZVC compressor and
-//! decompressor per element width ([`tops`]), the DMA engine tops ([`dma_tops`]) and
-//! [`all_tops`]; plus the ZVC tops' configuration (element widths, lanes, count width).
+//! decompressor per element width ([`tops`]), the DMA engine tops ([`dma_tops`]), the ZVC-X
+//! tops ([`zvcx_tops`]) and [`all_tops`]; plus the ZVC tops' configuration (element widths,
+//! lanes, count width).
 
 use std::sync::OnceLock;
 
@@ -113,10 +114,29 @@ pub fn zvc_elem_bits(t: &Top) -> Option<u32> {
         .map(|&(_, v)| v as u32)
 }
 
-/// All tops: [`tops`] for E = 8, 16, 32, then the DMA engine tops ([`dma_tops`]).
+/// The ZVC-X tops: the block compressor `cdma_zvcx_compressor` (every element type, one
+/// 32-element block per cycle; generated once per process, like [`tops`]).
+pub fn zvcx_tops() -> Vec<Top> {
+    static CACHE: OnceLock<Vec<Top>> = OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            vec![make_top_from(
+                crate::zvcx::ZvcxCompressor::default(),
+                "cdma_zvcx_compressor",
+                "ZVC-X, every element type",
+                &crate::zvcx::ZVCX_COMPRESSOR_PORTS,
+                vec![("B".into(), BLOCK_ELEMS as u64)],
+            )]
+        })
+        .clone()
+}
+
+/// All tops: [`tops`] for E = 8, 16, 32, then the DMA engine tops ([`dma_tops`]), then the
+/// ZVC-X tops ([`zvcx_tops`]).
 pub fn all_tops() -> Vec<Top> {
     let mut v: Vec<Top> = ELEM_WIDTHS.iter().flat_map(|&e| tops(e)).collect();
     v.extend(dma_tops());
+    v.extend(zvcx_tops());
     v
 }
 

@@ -129,9 +129,7 @@ mod tests {
         for f in 1..=32usize {
             let mut uut = StridePack::default();
             uut.connect_all();
-            let lanes: Vec<u64> = (0..32)
-                .map(|_| next() & ((1u64 << f) - 1))
-                .collect();
+            let lanes: Vec<u64> = (0..32).map(|_| next() & ((1u64 << f) - 1)).collect();
             let mut d = Bits::<1024>::default();
             for (c, &v) in lanes.iter().enumerate() {
                 d.set_bits::<32>(32 * c, v.into());

@@ -45,7 +45,13 @@ pub struct Analyze {
 
 /// The Rust model: the analysis of block `d` (`len` elements) of type `p`.
 pub fn analyze(p: &Ep, d: &[u32; 32], len: u32) -> Info {
-    let x: [u32; 32] = std::array::from_fn(|i| if (i as u32) < len { d[i] & p.wmask() } else { 0 });
+    let x: [u32; 32] = std::array::from_fn(|i| {
+        if (i as u32) < len {
+            d[i] & p.wmask()
+        } else {
+            0
+        }
+    });
     let bit = |v: u32, i: usize| (v >> i) & 1 == 1;
     let nz = (0..32).fold(0u32, |a, i| a | (u32::from(x[i] != 0) << i));
     let mut rep = 0u32;
@@ -59,7 +65,11 @@ pub fn analyze(p: &Ep, d: &[u32; 32], len: u32) -> Info {
         }
     }
     let ex: [u32; 32] = std::array::from_fn(|i| p.exp_of(x[i]));
-    let max_exp = (0..32).filter(|&i| bit(nz, i)).map(|i| ex[i]).max().unwrap_or(0);
+    let max_exp = (0..32)
+        .filter(|&i| bit(nz, i))
+        .map(|i| ex[i])
+        .max()
+        .unwrap_or(0);
     let sg = (0..32).fold(0u32, |a, i| a | (p.sign_of(x[i]) << i));
     let sgn = p.fl && (sg & nz) != 0;
     let ge: Vec<u32> = (0..=KMAX)

@@ -31,11 +31,23 @@ pub struct Assemble {
 }
 
 /// The Rust model: (block words, blen).
-pub fn assemble(head: &[u64], hlen: u32, pf: &[u64], flen: u32, escv: u32, elen: u32) -> (Vec<u64>, u32) {
+pub fn assemble(
+    head: &[u64],
+    hlen: u32,
+    pf: &[u64],
+    flen: u32,
+    escv: u32,
+    elen: u32,
+) -> (Vec<u64>, u32) {
     let mut out = vec![0u64; BLOCK_BITS.div_ceil(64)];
     or_shifted(&mut out, BLOCK_BITS, head, 0);
     or_shifted(&mut out, BLOCK_BITS, pf, hlen as usize);
-    or_shifted(&mut out, BLOCK_BITS, &[u64::from(escv)], ((hlen + flen) & 0xFFF) as usize);
+    or_shifted(
+        &mut out,
+        BLOCK_BITS,
+        &[u64::from(escv)],
+        ((hlen + flen) & 0xFFF) as usize,
+    );
     (out, (hlen + flen + elen) & 0x7FF)
 }
 

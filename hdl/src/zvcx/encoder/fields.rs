@@ -47,14 +47,15 @@ pub type FieldsOut = ([u32; 32], u32, u32, u32, u32, u32);
 
 /// The Rust model of [`Fields`].
 pub fn fields(p: &Ep, d: &[u32; 32], i: &Info, raw: bool) -> FieldsOut {
-    let x: [u32; 32] =
-        std::array::from_fn(|l| if (l as u32) < i.len { d[l] & p.wmask() } else { 0 });
+    let x: [u32; 32] = std::array::from_fn(|l| {
+        if (l as u32) < i.len {
+            d[l] & p.wmask()
+        } else {
+            0
+        }
+    });
     let whole = raw || !p.fl;
-    let therm = if i.len >= 32 {
-        !0
-    } else {
-        (1u32 << i.len) - 1
-    };
+    let therm = if i.len >= 32 { !0 } else { (1u32 << i.len) - 1 };
     let keep = if raw { therm } else { i.kept };
     let sgn = u32::from(i.sgn);
     let fw = if whole { p.w } else { (i.k + sgn + p.m) & 63 };
@@ -97,7 +98,8 @@ impl Logic for Fields {
             self.fl.val(),
         );
         let i = Info::from_bits(self.info.val());
-        let (f, keep, fw, flen, escv, elen) = fields(&p, &lanes_of(self.d.val()), &i, self.raw.val());
+        let (f, keep, fw, flen, escv, elen) =
+            fields(&p, &lanes_of(self.d.val()), &i, self.raw.val());
         self.f.next = bits_of_lanes(&f);
         self.keep.next = u64::from(keep).into();
         self.fw.next = u64::from(fw).into();

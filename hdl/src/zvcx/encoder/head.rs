@@ -10,9 +10,7 @@
 use cdma_spec::zvcx::{GROUPS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS, NESC_BITS};
 use rust_hdl::core::prelude::*;
 
-use super::codes::{
-    coded_mode, delta_classes, delta_escape, raw_mode, zero_mode, Ep, KINDS, PC32,
-};
+use super::codes::{coded_mode, delta_classes, delta_escape, raw_mode, zero_mode, Ep, KINDS, PC32};
 use super::info::{verilog_unpack, Info, INFO_BITS};
 use super::words::{bits_of_words, BitVec};
 
@@ -57,7 +55,11 @@ fn max_exp_field(p: &Ep, max_exp: u32, prev: Option<u32>) -> (u32, u32) {
     };
     let dd = max_exp.wrapping_sub(prev) & 0x1FF;
     let neg = dd >> 8 & 1;
-    let mag = if neg == 1 { dd.wrapping_neg() & 0x1FF } else { dd };
+    let mag = if neg == 1 {
+        dd.wrapping_neg() & 0x1FF
+    } else {
+        dd
+    };
     for (pb, pl, min, extra) in delta_classes() {
         if mag >= min && mag - min < 1 << extra {
             let (b, l) = if min > 0 {
@@ -143,10 +145,7 @@ impl Logic for Head {
             self.fl.val(),
         );
         let i = Info::from_bits(self.info.val());
-        let prev = self
-            .prev_v
-            .val()
-            .then(|| self.prev.val().to_u64() as u32);
+        let prev = self.prev_v.val().then(|| self.prev.val().to_u64() as u32);
         let (h, hlen, raw, coded) = head(&p, &i, prev);
         self.head.next = bits_of_words(&h.w);
         self.hlen.next = u64::from(hlen).into();
@@ -244,7 +243,9 @@ fn verilog() -> String {
             format!("pc32({{{}'d0, gmap[{}:0]}})", 32 - j, j - 1)
         };
         s += &format!("wire [5:0] gc{j} = {gc};\n");
-        gn.push(format!("({{28'd0, i_nz[{hi}:{lo}]}} << {{gc{j}[3:0], 2'd0}})"));
+        gn.push(format!(
+            "({{28'd0, i_nz[{hi}:{lo}]}} << {{gc{j}[3:0], 2'd0}})"
+        ));
     }
     s += &format!(
         "wire [31:0] gnib = {};\nwire [5:0] ng = pc32({{24'd0, gmap}});\n",

@@ -134,7 +134,11 @@ pub(crate) fn verilog_unpack(bus: &str, used: &[&str]) -> String {
         if len == 1 {
             s += &format!("wire i_{name} = {bus}[{at}];\n");
         } else {
-            s += &format!("wire [{}:0] i_{name} = {bus}[{}:{at}];\n", len - 1, at + len - 1);
+            s += &format!(
+                "wire [{}:0] i_{name} = {bus}[{}:{at}];\n",
+                len - 1,
+                at + len - 1
+            );
         }
     }
     s

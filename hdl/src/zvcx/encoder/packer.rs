@@ -51,7 +51,15 @@ pub type PackOut = (bool, Vec<u64>, u32, bool, Vec<u64>, u32, bool);
 
 /// The Rust model of one step.
 #[allow(clippy::too_many_arguments)]
-pub fn pack(hold: &[u64], hc: u32, pend: bool, blk: &[u64], blen: u32, take: bool, blast: bool) -> PackOut {
+pub fn pack(
+    hold: &[u64],
+    hc: u32,
+    pend: bool,
+    blk: &[u64],
+    blen: u32,
+    take: bool,
+    blast: bool,
+) -> PackOut {
     let mut comb = vec![0u64; COMB_BITS.div_ceil(64)];
     or_shifted(&mut comb, COMB_BITS, hold, 0);
     if take {
@@ -70,7 +78,15 @@ pub fn pack(hold: &[u64], hc: u32, pend: bool, blk: &[u64], blen: u32, take: boo
     } else {
         (slice64(&comb, 0, BLOCK_BITS), t & 0x7FF)
     };
-    (fin || full, word, bytes, fin, nhold, nhc, !fin && full && flg)
+    (
+        fin || full,
+        word,
+        bytes,
+        fin,
+        nhold,
+        nhc,
+        !fin && full && flg,
+    )
 }
 
 impl Logic for Packer {

@@ -45,11 +45,19 @@ pub(crate) fn random_chunk(rng: &mut XorShift64, t: ElemType, n: usize) -> Vec<u
     let far = rng.next() % 30;
     let noise = rng.chance(10);
     let emax = (1u64 << s.exp_bits) - 1;
-    let base = if s.exp_bits > 0 { rng.next() % (emax + 1) } else { 0 };
+    let base = if s.exp_bits > 0 {
+        rng.next() % (emax + 1)
+    } else {
+        0
+    };
     let mut prev = 0u64;
     let mut out = Vec::with_capacity(n * w as usize / 8);
     for _ in 0..n {
-        let wmask = if w == 32 { u64::from(u32::MAX) } else { (1 << w) - 1 };
+        let wmask = if w == 32 {
+            u64::from(u32::MAX)
+        } else {
+            (1 << w) - 1
+        };
         let v = if rng.chance(pz) {
             0
         } else if prev != 0 && rng.chance(pr) {
@@ -148,12 +156,15 @@ fn leaf_models_match_the_golden_model() {
 #[test]
 fn packer_model_splits_words_and_pads_the_last() {
     // Two blocks of 1000 bits then a 30-bit last block: 2030 bits, words of 1024 + 1006.
-    let blk: Vec<u64> = (0..17).map(|i| 0x0123_4567_89ab_cdefu64.rotate_left(i)).collect();
+    let blk: Vec<u64> = (0..17)
+        .map(|i| 0x0123_4567_89ab_cdefu64.rotate_left(i))
+        .collect();
     let mut b1000 = blk.clone();
     super::words::or_shifted(&mut b1000, 1000, &[], 0);
     let (emit, _, _, _, hold, hc, pend) = pack(&[0; 17], 0, false, &b1000, 1000, true, false);
     assert!(!emit && hc == 1000 && !pend);
-    let (emit, word, bytes, last, hold, hc, pend) = pack(&hold, hc, pend, &b1000, 1000, true, false);
+    let (emit, word, bytes, last, hold, hc, pend) =
+        pack(&hold, hc, pend, &b1000, 1000, true, false);
     assert!(emit && bytes == 128 && !last && hc == 976 && !pend);
     assert_eq!(word[0], b1000[0]);
     let (emit, _, bytes, last, _, hc, pend) = pack(&hold, hc, pend, &[0x3FFF_FFFF], 30, true, true);
@@ -192,7 +203,11 @@ fn run_rtl(chunks: &[(ElemType, Vec<u8>)], seed: u64, record: bool) -> Vec<Vec<u
         if !offered && next < blocks.len() {
             offered = rng.chance(70);
         }
-        let (x, l, last, t) = blocks.get(next).copied().unwrap_or(([0; 32], 0, false, ElemType::F32));
+        let (x, l, last, t) =
+            blocks
+                .get(next)
+                .copied()
+                .unwrap_or(([0; 32], 0, false, ElemType::F32));
         let (ty, elem) = codes_of(t);
         uut.ty.next = ty.into();
         uut.elem.next = elem.into();
@@ -211,8 +226,13 @@ fn run_rtl(chunks: &[(ElemType, Vec<u8>)], seed: u64, record: bool) -> Vec<Vec<u
             let bytes: Vec<u8> = w.iter().flat_map(|x| x.to_le_bytes()).collect();
             assert!(bytes[n..].iter().all(|&b| b == 0), "bytes above out_bytes");
             assert!((1..=128).contains(&n));
-            assert!(n == 128 || uut.out_last.val(), "short word that is not last");
-            out.last_mut().expect("open chunk").extend_from_slice(&bytes[..n]);
+            assert!(
+                n == 128 || uut.out_last.val(),
+                "short word that is not last"
+            );
+            out.last_mut()
+                .expect("open chunk")
+                .extend_from_slice(&bytes[..n]);
             if uut.out_last.val() {
                 out.push(vec![]);
             }
@@ -240,7 +260,12 @@ fn rtl_streams_match_the_golden_model() {
     let got = run_rtl(&chunks, rng.next(), false);
     assert_eq!(got.len(), chunks.len());
     for (i, ((t, c), g)) in chunks.iter().zip(&got).enumerate() {
-        assert_eq!(g, &zvcx::encode(c, *t).expect("whole"), "{} chunk {i}", t.name());
+        assert_eq!(
+            g,
+            &zvcx::encode(c, *t).expect("whole"),
+            "{} chunk {i}",
+            t.name()
+        );
     }
 }
 

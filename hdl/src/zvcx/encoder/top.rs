@@ -191,9 +191,8 @@ impl Logic for ZvcxCompressor {
         clock!(self, clock, s0_d, s1_d, s1_i, s2_b, hold, o_d);
         // ---- flow control: the packer decides what moves
         self.out_free.next = !self.o_v.q.val() | self.out_ready.val();
-        self.can_take.next = self.out_free.val()
-            & !self.pend.q.val()
-            & (self.hc.q.val() < self.word_bits.val());
+        self.can_take.next =
+            self.out_free.val() & !self.pend.q.val() & (self.hc.q.val() < self.word_bits.val());
         self.take.next = self.s2_v.q.val() & self.can_take.val();
         self.adv.next = (!self.s2_v.q.val() | self.can_take.val()) & !self.rst.val();
         self.in_ready.next = self.adv.val();

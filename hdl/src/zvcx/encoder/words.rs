@@ -71,7 +71,11 @@ impl BitVec {
         if len == 0 {
             return;
         }
-        let v = if len == 64 { v } else { v & ((1u64 << len) - 1) };
+        let v = if len == 64 {
+            v
+        } else {
+            v & ((1u64 << len) - 1)
+        };
         let need = (at + len).div_ceil(64);
         if self.w.len() < need {
             self.w.resize(need, 0);
