@@ -87,11 +87,13 @@ impl BitVec {
     }
 
     /// Bit `i` (zero past the end).
+    #[cfg(test)]
     pub fn bit(&self, i: usize) -> bool {
         self.w.get(i / 64).is_some_and(|x| (x >> (i % 64)) & 1 == 1)
     }
 
     /// ORs `len` bits of `src` (from bit 0) in at bit `at`.
+    #[cfg(test)]
     pub fn or_string(&mut self, at: usize, src: &BitVec, len: usize) {
         let mut j = 0;
         while j < len {
