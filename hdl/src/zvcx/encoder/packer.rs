@@ -3,7 +3,10 @@
 //! a 128-byte word leaves whenever 1024 bits are held, and at a chunk's end the rest leaves
 //! padded to a byte (a word after the last block, or one more cycle when more than 1024 bits
 //! were held). While the held bits still make a full word or a chunk's end is pending, no
-//! block is taken (`pend`; the top only offers a block when `hc < 1024` and not `pend`).
+//! block is taken (`pend`). The packer also makes the flow control (it steps when the
+//! output register is free, takes the offered block when it can, and the stages before it
+//! advance when their last stage is empty or taken): every input is a register or a port, so
+//! the top's combinational block never feeds a packer output back into a packer input.
 
 use rust_hdl::core::prelude::*;
 
@@ -16,6 +19,12 @@ const COMB_BITS: usize = 2 * BLOCK_BITS;
 /// One step of the packer.
 #[derive(LogicBlock, Default)]
 pub struct Packer {
+    /// The output register holds a word (`out_valid`).
+    pub ov: Signal<In, Bit>,
+    /// The output port's `out_ready`.
+    pub out_ready: Signal<In, Bit>,
+    /// A block is offered (stage 2 holds one).
+    pub v2: Signal<In, Bit>,
     /// Held bits (zero above `hc`).
     pub hold: Signal<In, Bits<BLOCK_BITS>>,
     /// Number of held bits.
@@ -26,10 +35,13 @@ pub struct Packer {
     pub blk: Signal<In, Bits<BLOCK_BITS>>,
     /// Its length in bits.
     pub blen: Signal<In, Bits<11>>,
-    /// The block is taken this step.
-    pub take: Signal<In, Bit>,
     /// The block is its chunk's last.
     pub blast: Signal<In, Bit>,
+    /// The packer steps this cycle (the output register is free): the outputs below are
+    /// loaded into the registers.
+    pub step: Signal<Out, Bit>,
+    /// The stages before the packer advance this cycle (stage 2 is empty or taken).
+    pub adv: Signal<Out, Bit>,
     /// A word leaves this step.
     pub emit: Signal<Out, Bit>,
     /// The word: the lowest 1024 held bits.
@@ -49,8 +61,15 @@ pub struct Packer {
 /// The model's output: (emit, word, bytes, wlast, nhold, nhc, npend).
 pub type PackOut = (bool, Vec<u64>, u32, bool, Vec<u64>, u32, bool);
 
-/// The Rust model of one step.
-#[allow(clippy::too_many_arguments)]
+/// The flow control: (step, take, adv) from `out_valid`, `out_ready`, the offered block and
+/// the packer's state.
+pub fn flow(ov: bool, out_ready: bool, v2: bool, hc: u32, pend: bool) -> (bool, bool, bool) {
+    let step = !ov || out_ready;
+    let can_take = step && !pend && hc < 1024;
+    (step, v2 && can_take, !v2 || can_take)
+}
+
+/// The Rust model of one step that takes the offered block iff `take`.
 pub fn pack(
     hold: &[u64],
     hc: u32,
@@ -91,13 +110,23 @@ pub fn pack(
 
 impl Logic for Packer {
     fn update(&mut self) {
+        let hc = self.hc.val().to_u64() as u32;
+        let (step, take, adv) = flow(
+            self.ov.val(),
+            self.out_ready.val(),
+            self.v2.val(),
+            hc,
+            self.pend.val(),
+        );
+        self.step.next = step;
+        self.adv.next = adv;
         let (emit, word, bytes, wlast, nhold, nhc, npend) = pack(
             &words_of(self.hold.val()),
-            self.hc.val().to_u64() as u32,
+            hc,
             self.pend.val(),
             &words_of(self.blk.val()),
             self.blen.val().to_u64() as u32,
-            self.take.val(),
+            take,
             self.blast.val(),
         );
         self.emit.next = emit;
@@ -109,6 +138,8 @@ impl Logic for Packer {
         self.npend.next = npend;
     }
     fn connect(&mut self) {
+        self.step.connect();
+        self.adv.connect();
         self.emit.connect();
         self.word.connect();
         self.bytes.connect();
@@ -120,14 +151,19 @@ impl Logic for Packer {
     fn hdl(&self) -> Verilog {
         let (b, c) = (BLOCK_BITS, COMB_BITS);
         Verilog::Custom(format!(
-            "wire [{c1}:0] comb = {{{b}'d0, hold}} | (take ? ({{{b}'d0, blk}} << hc) : {c}'d0);\n\
-             wire [11:0] t = {{1'b0, hc}} + (take ? {{1'b0, blen}} : 12'd0);\n\
-             wire flg = pend | (take & blast);\n\
+            "wire step_ = ~ov | out_ready;\n\
+             wire can_take = step_ & ~pend & (hc < 11'd1024);\n\
+             wire take_ = v2 & can_take;\n\
+             wire [{c1}:0] comb = {{{b}'d0, hold}} | (take_ ? ({{{b}'d0, blk}} << hc) : {c}'d0);\n\
+             wire [11:0] t = {{1'b0, hc}} + (take_ ? {{1'b0, blen}} : 12'd0);\n\
+             wire flg = pend | (take_ & blast);\n\
              wire fin = flg & (t <= 12'd1024);\n\
              wire full = t >= 12'd1024;\n\
              wire [11:0] tb = t + 12'd7;\n\
              wire [11:0] tr = t - 12'd1024;\n\
              always @(*) begin\n\
+             \x20   step = step_;\n\
+             \x20   adv = ~v2 | can_take;\n\
              \x20   emit = fin | full;\n\
              \x20   word = comb[1023:0];\n\
              \x20   bytes = fin ? tb[10:3] : 8'd128;\n\

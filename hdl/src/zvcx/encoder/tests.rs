@@ -12,7 +12,7 @@ use super::assemble::assemble;
 use super::codes::Ep;
 use super::fields::fields;
 use super::head::head;
-use super::packer::pack;
+use super::packer::{flow, pack};
 use super::top::ZvcxCompressor;
 use super::words::{bits_of_lanes, words_of, BitVec};
 use crate::testutil::{clock_cycle, settle};
@@ -169,6 +169,11 @@ fn packer_model_splits_words_and_pads_the_last() {
     assert_eq!(word[0], b1000[0]);
     let (emit, _, bytes, last, _, hc, pend) = pack(&hold, hc, pend, &[0x3FFF_FFFF], 30, true, true);
     assert!(emit && last && bytes == 126 && hc == 0 && !pend);
+    // Flow: a held word or a pending end blocks taking; a full output register stalls.
+    assert_eq!(flow(false, false, true, 1023, false), (true, true, true));
+    assert_eq!(flow(false, false, true, 1024, false), (true, false, false));
+    assert_eq!(flow(false, true, true, 10, true), (true, false, false));
+    assert_eq!(flow(true, false, false, 0, false), (false, false, true));
 }
 
 /// Streams `chunks` (each with its type, switching types between chunks) through the

@@ -110,12 +110,8 @@ pub struct ZvcxCompressor {
     o_last: DFF<Bit>,
     o_v: DFF<Bit>,
     // ---- locals
-    out_free: Signal<Local, Bit>,
-    can_take: Signal<Local, Bit>,
-    take: Signal<Local, Bit>,
     adv: Signal<Local, Bit>,
     // ---- constants
-    word_bits: Constant<Bits<11>>,
     zero11: Constant<Bits<11>>,
 }
 
@@ -171,11 +167,7 @@ impl Default for ZvcxCompressor {
             o_bytes: Default::default(),
             o_last: Default::default(),
             o_v: Default::default(),
-            out_free: Default::default(),
-            can_take: Default::default(),
-            take: Default::default(),
             adv: Default::default(),
-            word_bits: Constant::new(1024u64.into()),
             zero11: Constant::new(0u64.into()),
         }
     }
@@ -189,12 +181,17 @@ impl Logic for ZvcxCompressor {
             prev_v, s2_len, s2_last, s2_v, hc, pend, o_bytes, o_last, o_v
         );
         clock!(self, clock, s0_d, s1_d, s1_i, s2_b, hold, o_d);
-        // ---- flow control: the packer decides what moves
-        self.out_free.next = !self.o_v.q.val() | self.out_ready.val();
-        self.can_take.next =
-            self.out_free.val() & !self.pend.q.val() & (self.hc.q.val() < self.word_bits.val());
-        self.take.next = self.s2_v.q.val() & self.can_take.val();
-        self.adv.next = (!self.s2_v.q.val() | self.can_take.val()) & !self.rst.val();
+        // ---- flow control: the packer decides what moves (from registers and out_ready)
+        self.pk.ov.next = self.o_v.q.val();
+        self.pk.out_ready.next = self.out_ready.val();
+        self.pk.v2.next = self.s2_v.q.val();
+        self.pk.hold.next = self.hold.q.val();
+        self.pk.hc.next = self.hc.q.val();
+        self.pk.pend.next = self.pend.q.val();
+        self.pk.blk.next = self.s2_b.q.val();
+        self.pk.blen.next = self.s2_len.q.val();
+        self.pk.blast.next = self.s2_last.q.val();
+        self.adv.next = self.pk.adv.val() & !self.rst.val();
         self.in_ready.next = self.adv.val();
         // ---- stage 0
         self.s0_d.d.next = self.in_data.val();
@@ -278,20 +275,13 @@ impl Logic for ZvcxCompressor {
             self.s2_last.d.next = self.s1_last.q.val();
         }
         // ---- stage 3: packer
-        self.pk.hold.next = self.hold.q.val();
-        self.pk.hc.next = self.hc.q.val();
-        self.pk.pend.next = self.pend.q.val();
-        self.pk.blk.next = self.s2_b.q.val();
-        self.pk.blen.next = self.s2_len.q.val();
-        self.pk.take.next = self.take.val();
-        self.pk.blast.next = self.s2_last.q.val();
         self.hold.d.next = self.pk.nhold.val();
-        self.hold.en.next = self.out_free.val();
+        self.hold.en.next = self.pk.step.val();
         self.hold.clr.next = self.rst.val();
         self.o_d.d.next = self.pk.word.val();
-        self.o_d.en.next = self.out_free.val() & self.pk.emit.val();
+        self.o_d.en.next = self.pk.step.val() & self.pk.emit.val();
         self.o_d.clr.next = false;
-        if self.out_free.val() {
+        if self.pk.step.val() {
             self.hc.d.next = self.pk.nhc.val();
             self.pend.d.next = self.pk.npend.val();
             self.o_v.d.next = self.pk.emit.val();
