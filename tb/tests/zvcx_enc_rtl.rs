@@ -138,8 +138,8 @@ fn edge_chunks_are_bit_exact_under_random_traffic() {
 }
 
 /// The streaming rate on real data with an always-ready sink: one block per cycle except
-/// where the packer must emit a second word for one block (more than 2048 bits held) or a
-/// chunk's end spills over a word boundary (one cycle). Printed, and held above a floor.
+/// where the packer must emit a second word for one block (more than 2048 bits held, only
+/// after raw f32 blocks). Printed, and held above a floor.
 #[test]
 fn streams_about_one_block_per_cycle() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
@@ -163,6 +163,6 @@ fn streams_about_one_block_per_cycle() {
             st.stream_cycles,
             st.raw_bytes as f64 / st.payload_bytes as f64
         );
-        assert!(st.blocks_per_cycle() >= 0.9, "{}", e.name());
+        assert!(st.blocks_per_cycle() >= 0.999, "{}", e.name());
     }
 }

@@ -2,8 +2,9 @@
 //! bits, or up to 1031 right after a raw f32 block) with the new block ORed in above it;
 //! a 128-byte word leaves whenever 1024 bits are held, and at a chunk's end the rest leaves
 //! padded to a byte (a word after the last block, or one more cycle when more than 1024 bits
-//! were held). While the held bits still make a full word or a chunk's end is pending, no
-//! block is taken (`pend`). The packer also makes the flow control (it steps when the
+//! were held: `pend`; in that cycle the next chunk's first block goes straight into the
+//! holding register). While the held bits still make a full word (only after a raw f32
+//! block, 1032 bits), no block is taken. The packer also makes the flow control (it steps when the
 //! output register is free, takes the offered block when it can, and the stages before it
 //! advance when their last stage is empty or taken): every input is a register or a port, so
 //! the top's combinational block never feeds a packer output back into a packer input.
@@ -65,7 +66,9 @@ pub type PackOut = (bool, Vec<u64>, u32, bool, Vec<u64>, u32, bool);
 /// the packer's state.
 pub fn flow(ov: bool, out_ready: bool, v2: bool, hc: u32, pend: bool) -> (bool, bool, bool) {
     let step = !ov || out_ready;
-    let can_take = step && !pend && hc < 1024;
+    // With a chunk's end pending, its last word leaves this step (when at most 1024 bits
+    // are held) and the next chunk's first block goes straight into the holding register.
+    let can_take = step && if pend { hc <= 1024 } else { hc < 1024 };
     (step, v2 && can_take, !v2 || can_take)
 }
 
@@ -79,18 +82,23 @@ pub fn pack(
     take: bool,
     blast: bool,
 ) -> PackOut {
+    // The block joins the held bits, or (a chunk's end pending) starts the holding register.
+    let merge = take && !pend;
     let mut comb = vec![0u64; COMB_BITS.div_ceil(64)];
     or_shifted(&mut comb, COMB_BITS, hold, 0);
-    if take {
+    if merge {
         or_shifted(&mut comb, COMB_BITS, blk, hc as usize);
     }
-    let t = (hc + if take { blen } else { 0 }) & 0xFFF;
-    let flg = pend || (take && blast);
+    let t = (hc + if merge { blen } else { 0 }) & 0xFFF;
+    let flg = pend || (merge && blast);
     let fin = flg && t <= 1024;
     let full = t >= 1024;
     let word = slice64(&comb, 0, 1024);
     let bytes = if fin { ((t + 7) >> 3) & 0xFF } else { 128 };
-    let (nhold, nhc) = if fin {
+    let fresh = take && pend;
+    let (nhold, nhc) = if fin && fresh {
+        (slice64(blk, 0, BLOCK_BITS), blen & 0x7FF)
+    } else if fin {
         (vec![0; BLOCK_BITS.div_ceil(64)], 0)
     } else if full {
         (slice64(&comb, 1024, BLOCK_BITS), (t - 1024) & 0x7FF)
@@ -104,7 +112,7 @@ pub fn pack(
         fin,
         nhold,
         nhc,
-        !fin && full && flg,
+        (!fin && full && flg) || (fresh && blast),
     )
 }
 
@@ -152,11 +160,13 @@ impl Logic for Packer {
         let (b, c) = (BLOCK_BITS, COMB_BITS);
         Verilog::Custom(format!(
             "wire step_ = ~ov | out_ready;\n\
-             wire can_take = step_ & ~pend & (hc < 11'd1024);\n\
+             wire can_take = step_ & (pend ? (hc <= 11'd1024) : (hc < 11'd1024));\n\
              wire take_ = v2 & can_take;\n\
-             wire [{c1}:0] comb = {{{b}'d0, hold}} | (take_ ? ({{{b}'d0, blk}} << hc) : {c}'d0);\n\
-             wire [11:0] t = {{1'b0, hc}} + (take_ ? {{1'b0, blen}} : 12'd0);\n\
-             wire flg = pend | (take_ & blast);\n\
+             wire merge = take_ & ~pend;\n\
+             wire fresh = take_ & pend;\n\
+             wire [{c1}:0] comb = {{{b}'d0, hold}} | (merge ? ({{{b}'d0, blk}} << hc) : {c}'d0);\n\
+             wire [11:0] t = {{1'b0, hc}} + (merge ? {{1'b0, blen}} : 12'd0);\n\
+             wire flg = pend | (merge & blast);\n\
              wire fin = flg & (t <= 12'd1024);\n\
              wire full = t >= 12'd1024;\n\
              wire [11:0] tb = t + 12'd7;\n\
@@ -168,9 +178,9 @@ impl Logic for Packer {
              \x20   word = comb[1023:0];\n\
              \x20   bytes = fin ? tb[10:3] : 8'd128;\n\
              \x20   wlast = fin;\n\
-             \x20   nhold = fin ? {b}'d0 : (full ? comb[{hi}:1024] : comb[{b1}:0]);\n\
-             \x20   nhc = fin ? 11'd0 : (full ? tr[10:0] : t[10:0]);\n\
-             \x20   npend = ~fin & full & flg;\n\
+             \x20   nhold = fin ? (fresh ? blk : {b}'d0) : (full ? comb[{hi}:1024] : comb[{b1}:0]);\n\
+             \x20   nhc = fin ? (fresh ? blen : 11'd0) : (full ? tr[10:0] : t[10:0]);\n\
+             \x20   npend = (~fin & full & flg) | (fresh & blast);\n\
              end\n",
             c1 = c - 1,
             hi = 1024 + b - 1,

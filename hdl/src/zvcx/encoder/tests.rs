@@ -172,7 +172,12 @@ fn packer_model_splits_words_and_pads_the_last() {
     // Flow: a held word or a pending end blocks taking; a full output register stalls.
     assert_eq!(flow(false, false, true, 1023, false), (true, true, true));
     assert_eq!(flow(false, false, true, 1024, false), (true, false, false));
-    assert_eq!(flow(false, true, true, 10, true), (true, false, false));
+    assert_eq!(flow(false, true, true, 10, true), (true, true, true));
+    assert_eq!(flow(false, true, true, 1025, true), (true, false, false));
+    // A pending end leaves while the next chunk's first block starts the holding register.
+    let (emit, word, bytes, last, hold, hc, pend) = pack(&b1000, 1000, true, &[0x5], 3, true, true);
+    assert!(emit && last && bytes == 125 && hc == 3 && pend && hold[0] == 0x5);
+    assert_eq!(word[0], b1000[0]);
     assert_eq!(flow(true, false, false, 0, false), (false, false, true));
 }
 
