@@ -12,7 +12,7 @@ use cdma_spec::zvcx::{
 };
 use rust_hdl::core::prelude::*;
 
-use super::codes::{argmin, argmin_tree, coded_mode, Ep, KINDS, PC32};
+use super::codes::{argmin, argmin_tree, coded_mode, Ep, KINDS, PC2, PC32};
 use super::info::{Info, FIELDS, INFO_BITS};
 use super::words::lanes_of;
 
@@ -174,7 +174,7 @@ impl Logic for Analyze {
 }
 
 fn verilog() -> String {
-    let mut s = String::from(PC32);
+    let mut s = format!("{PC32}{PC2}");
     s += "wire [31:0] wm = w[5] ? 32'hffffffff : ((32'd1 << w) - 32'd1);\n";
     s += "wire [7:0] em = ~(8'hff << e);\nwire [4:0] me = m + {1'b0, e};\n";
     s += "wire [31:0] nz;\nwire [31:0] sg;\nwire [31:0] rep;\n";
@@ -182,8 +182,7 @@ fn verilog() -> String {
         s += &format!(
             "wire [31:0] x{i} = d[{}:{}] & wm & {{32{{len > 6'd{i}}}}};\n\
              assign nz[{i}] = |x{i};\n\
-             wire [31:0] t{i} = x{i} >> m;\nwire [7:0] ex{i} = t{i}[7:0] & em;\n\
-             wire [31:0] u{i} = x{i} >> me;\nassign sg[{i}] = u{i}[0];\n\
+             wire [7:0] ex{i} = x{i}[m +: 8] & em;\nassign sg[{i}] = x{i}[me];\n\
              wire [31:0] v0_{i} = x{i};\nwire f0_{i} = nz[{i}];\n",
             32 * i + 31,
             32 * i
@@ -265,10 +264,15 @@ fn verilog() -> String {
             };
             s += &format!(
                 "wire [5:0] es{r}_{k} = {esc};\n\
-                 wire ok{r}_{k} = fl ? ((4'd{k} <= e) & {okf} & (es{r}_{k} <= 6'd{NESC_MAX})) : 1'b{z};\n\
+                 wire ok{r}_{k} = fl ? ({kle} & {okf} & (es{r}_{k} <= 6'd{NESC_MAX})) : 1'b{z};\n\
                  wire [11:0] b{r}_{k} = flags{r} + base{r} + {{6'd0, nk{r}}} * 12'd{k} + {{10'd0, es{r}_{k}[1:0]}} * {{8'd0, e}};\n\
                  wire [11:0] k{r}c{k} = ok{r}_{k} ? b{r}_{k} : 12'd{INF};\n",
-                z = u8::from(k == 0)
+                z = u8::from(k == 0),
+                kle = if k == 0 {
+                    "1'b1".to_string()
+                } else {
+                    format!("(4'd{k} <= e)")
+                }
             );
             costs.push(format!("k{r}c{k}"));
         }
@@ -317,29 +321,28 @@ fn verilog() -> String {
     s += &format!(
         "        default: gesel = 32'd0;\n    endcase\nend\n\
          wire [31:0] escm = ((k != 4'd0) & (k < e)) ? (kept & gesel) : 32'd0;\n\
-         wire [5:0] nesc6 = pc32(escm);\n\
+         wire [1:0] nesc = pc2(escm);\n\
          wire [11:0] cost = total + (fl ? ({{9'd0, kb}} + 12'd{}) : 12'd0);\n",
         NESC_BITS + 1
     );
     let vals = [
-        "nz",
-        "rep",
-        "kept",
-        "escm",
-        "max_exp",
-        "sgn",
-        "repeat_",
-        "choice[1:0]",
-        "k",
-        "nesc6[1:0]",
-        "cost",
-        "(n == 6'd0)",
-        "n",
-        "len",
+        ("nz", "nz"),
+        ("rep", "rep"),
+        ("repeat", "repeat_"),
+        ("kind", "choice[1:0]"),
+        ("cost", "cost"),
+        ("zero", "(n == 6'd0)"),
+        ("n", "n"),
+        ("max_exp", "max_exp"),
+        ("sgn", "sgn"),
+        ("k", "k"),
+        ("nesc", "nesc"),
+        ("len", "len"),
+        ("kept", "kept"),
+        ("escm", "escm"),
     ];
-    let used: usize = FIELDS.iter().map(|f| f.2).sum();
-    let mut parts: Vec<String> = vec![format!("{}'d0", INFO_BITS - used)];
-    parts.extend(vals.iter().rev().map(|v| v.to_string()));
+    assert!(vals.iter().zip(FIELDS).all(|(v, f)| v.0 == f.0));
+    let parts: Vec<&str> = vals.iter().rev().map(|v| v.1).collect();
     s += &format!("always @(*) info = {{{}}};\n", parts.join(", "));
     s
 }

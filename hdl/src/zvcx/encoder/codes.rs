@@ -115,6 +115,17 @@ pub const PC32: &str = "function automatic [5:0] pc32(input [31:0] v);
 endfunction
 ";
 
+/// The Verilog function `pc2`: population count of a 32-bit vector modulo 4 (the escape
+/// count and positions, never above 3 for a chosen `k`).
+pub const PC2: &str = "function automatic [1:0] pc2(input [31:0] v);
+    integer j;
+    begin
+        pc2 = 2'd0;
+        for (j = 0; j < 32; j = j + 1) pc2 = pc2 + {1'b0, v[j]};
+    end
+endfunction
+";
+
 /// Verilog declaring `min` (`W` bits) and `idx` (`I` bits): the first minimum of the `W`-bit
 /// wires `costs` (its index), as a balanced tree in which the lower index wins ties (the
 /// same as a left-to-right scan with a strict `<`).

@@ -7,8 +7,8 @@
 
 use rust_hdl::core::prelude::*;
 
-use super::codes::{Ep, PC32};
-use super::info::{verilog_unpack, Info, INFO_BITS};
+use super::codes::{Ep, PC2, PC32};
+use super::info::{verilog_unpack, Info, FIELDS_INFO, FIELDS_INFO_AT};
 use super::words::{bits_of_lanes, lanes_of};
 
 /// The per-lane fields of one block.
@@ -16,8 +16,8 @@ use super::words::{bits_of_lanes, lanes_of};
 pub struct Fields {
     /// The block, element `i` in bits `[32i +: 32]`.
     pub d: Signal<In, Bits<1024>>,
-    /// The block's analysis.
-    pub info: Signal<In, Bits<INFO_BITS>>,
+    /// The block's analysis: the info bus's bits `FIELDS_INFO_AT..`.
+    pub info: Signal<In, Bits<FIELDS_INFO>>,
     /// The block is written raw.
     pub raw: Signal<In, Bit>,
     /// Element width in bits.
@@ -97,7 +97,7 @@ impl Logic for Fields {
             0,
             self.fl.val(),
         );
-        let i = Info::from_bits(self.info.val());
+        let i = Info::from_slice(self.info.val(), FIELDS_INFO_AT);
         let (f, keep, fw, flen, escv, elen) =
             fields(&p, &lanes_of(self.d.val()), &i, self.raw.val());
         self.f.next = bits_of_lanes(&f);
@@ -121,11 +121,8 @@ impl Logic for Fields {
 }
 
 fn verilog() -> String {
-    let mut s = String::from(PC32);
-    s += &verilog_unpack(
-        "info",
-        &["kept", "escm", "max_exp", "sgn", "k", "nesc", "len"],
-    );
+    let mut s = format!("{PC32}{PC2}");
+    s += &verilog_unpack("info", FIELDS_INFO_AT, FIELDS_INFO);
     s += "wire [31:0] wm = w[5] ? 32'hffffffff : ((32'd1 << w) - 32'd1);\n\
           wire [7:0] em = ~(8'hff << e);\n\
           wire [4:0] me = m + {1'b0, e};\n\
@@ -140,21 +137,20 @@ fn verilog() -> String {
         s += &format!(
             "assign therm[{l}] = i_len > 6'd{l};\n\
              wire [31:0] x{l} = d[{hi}:{lo}] & wm & {{32{{therm[{l}]}}}};\n\
-             wire [31:0] t{l} = x{l} >> m;\nwire [7:0] ex{l} = t{l}[7:0] & em;\n\
-             wire [31:0] u{l} = x{l} >> me;\n\
+             wire [7:0] ex{l} = x{l}[m +: 8] & em;\n\
              wire [7:0] code{l} = i_escm[{l}] ? lim : (i_max_exp - ex{l});\n\
-             wire [31:0] fv{l} = whole ? x{l} : (({{24'd0, code{l}}} << sm) | ({{31'd0, u{l}[0] & i_sgn}} << m) | (x{l} & mm));\n",
+             wire [31:0] fv{l} = whole ? x{l} : (({{24'd0, code{l}}} << sm) | ({{31'd0, x{l}[me] & i_sgn}} << m) | (x{l} & mm));\n",
             hi = 32 * l + 31,
             lo = 32 * l
         );
         let ec = if l == 0 {
             "2'd0".to_string()
         } else {
-            format!("ec{l}[1:0]")
+            format!("ec{l}")
         };
         if l > 0 {
             s += &format!(
-                "wire [5:0] ec{l} = pc32({{{}'d0, i_escm[{}:0]}});\n",
+                "wire [1:0] ec{l} = pc2({{{}'d0, i_escm[{}:0]}});\n",
                 32 - l,
                 l - 1
             );
@@ -171,12 +167,12 @@ fn verilog() -> String {
         "wire [31:0] keep_ = raw ? therm : i_kept;\n\
          wire [5:0] fw_ = whole ? w : ({{2'd0, i_k}} + {{5'd0, i_sgn}} + {{1'b0, m}});\n\
          wire [5:0] nk = pc32(keep_);\n\
-         wire [11:0] flen_ = {{6'd0, nk}} * {{6'd0, fw_}};\n\
+         wire [10:0] flen_ = {{5'd0, nk}} * {{5'd0, fw_}};\n\
          always @(*) begin\n\
          \x20   f = {{{}}};\n\
          \x20   keep = keep_;\n\
          \x20   fw = fw_;\n\
-         \x20   flen = flen_[10:0];\n\
+         \x20   flen = flen_;\n\
          \x20   escv = raw ? 24'd0 : ({});\n\
          \x20   elen = raw ? 5'd0 : ({{3'd0, i_nesc}} * {{1'b0, e}});\n\
          end\n",

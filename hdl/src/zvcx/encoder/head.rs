@@ -11,7 +11,7 @@ use cdma_spec::zvcx::{GROUPS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS, NES
 use rust_hdl::core::prelude::*;
 
 use super::codes::{coded_mode, delta_classes, delta_escape, raw_mode, zero_mode, Ep, KINDS, PC32};
-use super::info::{verilog_unpack, Info, INFO_BITS};
+use super::info::{verilog_unpack, Info, HEAD_INFO};
 use super::words::{bits_of_words, BitVec};
 
 /// Width of the head vector (the longest head is under 100 bits).
@@ -20,8 +20,9 @@ pub const HEAD_BITS: usize = 128;
 /// The raw-vs-coded choice and head bits of one block.
 #[derive(LogicBlock, Default)]
 pub struct Head {
-    /// The block's analysis (the analysis stage's register).
-    pub info: Signal<In, Bits<INFO_BITS>>,
+    /// The block's analysis: the info bus's bits `0..HEAD_INFO` (the analysis stage's
+    /// register).
+    pub info: Signal<In, Bits<HEAD_INFO>>,
     /// A coded block came before in this chunk: `prev` is valid.
     pub prev_v: Signal<In, Bit>,
     /// Largest exponent of the chunk's previous coded block.
@@ -144,7 +145,7 @@ impl Logic for Head {
             self.kb.val().to_u64(),
             self.fl.val(),
         );
-        let i = Info::from_bits(self.info.val());
+        let i = Info::from_slice(self.info.val(), 0);
         let prev = self.prev_v.val().then(|| self.prev.val().to_u64() as u32);
         let (h, hlen, raw, coded) = head(&p, &i, prev);
         self.head.next = bits_of_words(&h.w);
@@ -165,13 +166,7 @@ impl Logic for Head {
 
 fn verilog() -> String {
     let mut s = String::from(PC32);
-    s += &verilog_unpack(
-        "info",
-        &[
-            "nz", "rep", "max_exp", "sgn", "repeat", "kind", "k", "nesc", "cost", "zero", "n",
-            "len",
-        ],
-    );
+    s += &verilog_unpack("info", 0, HEAD_INFO);
     // Largest-exponent field.
     s += "wire [8:0] dd = {1'b0, i_max_exp} - {1'b0, prev};\nwire neg = dd[8];\n\
           wire [8:0] mag = neg ? (9'd0 - dd) : dd;\n\
@@ -189,8 +184,13 @@ fn verilog() -> String {
         } else {
             (format!("16'd{pb}"), pl)
         };
+        let ge = if min == 0 {
+            "1'b1".to_string()
+        } else {
+            format!("(mag >= 9'd{min})")
+        };
         s += &format!(
-            " else if ((mag >= 9'd{min}) & ((mag - 9'd{min}) < 9'd{})) begin\n        mel = 5'd{len};\n        meb = {bits};\n    end",
+            " else if ({ge} & ((mag - 9'd{min}) < 9'd{})) begin\n        mel = 5'd{len};\n        meb = {bits};\n    end",
             1u32 << extra
         );
     }
@@ -222,8 +222,8 @@ fn verilog() -> String {
             .collect();
         s += &format!("wire [4:0] idx{j} = {};\n", terms.join(" | "));
     }
-    s += "wire [31:0] fb;\n";
-    for j in 0..32 {
+    s += "wire [31:1] fb;\n";
+    for j in 1..32 {
         let terms: Vec<String> = (0..32)
             .map(|i| format!("(i_rep[{i}] & (cnt{i} == 6'd{j}))"))
             .collect();

@@ -7,25 +7,34 @@ use rust_hdl::core::prelude::*;
 use super::words::{bits_of_words, words_of};
 
 /// Width of the info bus.
-pub const INFO_BITS: usize = 176;
+pub const INFO_BITS: usize = 171;
 
-/// Field layout: (name, offset, width). The Verilog leaves declare one wire per field.
+/// Field layout: (name, offset, width). The fields [`Head`](super::Head) reads come first
+/// (`0..HEAD_INFO`), those [`Fields`](super::Fields) reads last (`FIELDS_INFO_AT..`), so each
+/// gets one contiguous slice of the register and reads every bit of it (`-Wall` clean).
 pub(crate) const FIELDS: [(&str, usize, usize); 14] = [
     ("nz", 0, 32),
     ("rep", 32, 32),
-    ("kept", 64, 32),
-    ("escm", 96, 32),
-    ("max_exp", 128, 8),
-    ("sgn", 136, 1),
-    ("repeat", 137, 1),
-    ("kind", 138, 2),
-    ("k", 140, 4),
-    ("nesc", 144, 2),
-    ("cost", 146, 12),
-    ("zero", 158, 1),
-    ("n", 159, 6),
-    ("len", 165, 6),
+    ("repeat", 64, 1),
+    ("kind", 65, 2),
+    ("cost", 67, 12),
+    ("zero", 79, 1),
+    ("n", 80, 6),
+    ("max_exp", 86, 8),
+    ("sgn", 94, 1),
+    ("k", 95, 4),
+    ("nesc", 99, 2),
+    ("len", 101, 6),
+    ("kept", 107, 32),
+    ("escm", 139, 32),
 ];
+
+/// Bits of the info bus [`Head`](super::Head) reads: `0..HEAD_INFO`.
+pub const HEAD_INFO: usize = 107;
+/// First bit of the info bus [`Fields`](super::Fields) reads (to the end).
+pub const FIELDS_INFO_AT: usize = 86;
+/// Bits of that slice.
+pub const FIELDS_INFO: usize = INFO_BITS - FIELDS_INFO_AT;
 
 /// The analysis of one block (docs/ARCHITECTURE.md, "ZVC-X encoder").
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -65,18 +74,18 @@ impl Info {
         [
             self.nz.into(),
             self.rep.into(),
-            self.kept.into(),
-            self.escm.into(),
-            self.max_exp.into(),
-            self.sgn.into(),
             self.repeat.into(),
             self.kind.into(),
-            self.k.into(),
-            self.nesc.into(),
             self.cost.into(),
             self.zero.into(),
             self.n.into(),
+            self.max_exp.into(),
+            self.sgn.into(),
+            self.k.into(),
+            self.nesc.into(),
             self.len.into(),
+            self.kept.into(),
+            self.escm.into(),
         ]
     }
 
@@ -107,30 +116,38 @@ impl Info {
         Info {
             nz: f(0) as u32,
             rep: f(1) as u32,
-            kept: f(2) as u32,
-            escm: f(3) as u32,
-            max_exp: f(4) as u32,
-            sgn: f(5) == 1,
-            repeat: f(6) == 1,
-            kind: f(7) as u32,
-            k: f(8) as u32,
-            nesc: f(9) as u32,
-            cost: f(10) as u32,
-            zero: f(11) == 1,
-            n: f(12) as u32,
-            len: f(13) as u32,
+            repeat: f(2) == 1,
+            kind: f(3) as u32,
+            cost: f(4) as u32,
+            zero: f(5) == 1,
+            n: f(6) as u32,
+            max_exp: f(7) as u32,
+            sgn: f(8) == 1,
+            k: f(9) as u32,
+            nesc: f(10) as u32,
+            len: f(11) as u32,
+            kept: f(12) as u32,
+            escm: f(13) as u32,
         }
+    }
+
+    /// The info of a slice of the bus starting at bit `at` (the other fields zero).
+    pub fn from_slice<const N: usize>(b: Bits<N>, at: usize) -> Info {
+        let mut w = vec![0u64; INFO_BITS.div_ceil(64)];
+        super::words::or_shifted(&mut w, INFO_BITS, &words_of(b), at);
+        Info::from_bits(bits_of_words(&w))
     }
 }
 
-/// Verilog wires unpacking the info bus `bus` into `<prefix><field>` (only the `used`
-/// fields, so that `-Wall` sees no unused wire).
-pub(crate) fn verilog_unpack(bus: &str, used: &[&str]) -> String {
+/// Verilog wires unpacking the slice `bus` (bits `[lo, lo + width)` of the info bus) into
+/// `i_<field>` for every field inside the slice.
+pub(crate) fn verilog_unpack(bus: &str, lo: usize, width: usize) -> String {
     let mut s = String::new();
     for (name, at, len) in FIELDS {
-        if !used.contains(&name) {
+        if at < lo || at + len > lo + width {
             continue;
         }
+        let at = at - lo;
         if len == 1 {
             s += &format!("wire i_{name} = {bus}[{at}];\n");
         } else {
@@ -155,7 +172,11 @@ mod tests {
             assert_eq!(o, at);
             at += l;
         }
-        assert!(at <= INFO_BITS);
+        assert_eq!(at, INFO_BITS);
+        assert_eq!(FIELDS[7], ("max_exp", FIELDS_INFO_AT, 8));
+        assert_eq!(FIELDS[12].1, HEAD_INFO);
+        // The literal slice bounds of the top's `#[hdl_gen]` code.
+        assert_eq!((HEAD_INFO, FIELDS_INFO_AT, FIELDS_INFO), (107, 86, 85));
         let i = Info {
             nz: 0xDEAD_BEEF,
             rep: 0x1234_5678,

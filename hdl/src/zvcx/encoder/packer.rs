@@ -14,8 +14,9 @@ use rust_hdl::core::prelude::*;
 use super::assemble::BLOCK_BITS;
 use super::words::{bits_of_words, or_shifted, slice64, words_of};
 
-/// Width of the holding register plus a shifted block.
-const COMB_BITS: usize = 2 * BLOCK_BITS;
+/// Width of the holding register plus a shifted block: a block (at most `BLOCK_BITS`) joins
+/// at most 1023 held bits.
+const COMB_BITS: usize = 1024 + BLOCK_BITS;
 
 /// One step of the packer.
 #[derive(LogicBlock, Default)]
@@ -94,7 +95,11 @@ pub fn pack(
     let fin = flg && t <= 1024;
     let full = t >= 1024;
     let word = slice64(&comb, 0, 1024);
-    let bytes = if fin { ((t + 7) >> 3) & 0xFF } else { 128 };
+    let bytes = if fin {
+        (((t >> 3) & 0xFF) + u32::from(t & 7 != 0)) & 0xFF
+    } else {
+        128
+    };
     let fresh = take && pend;
     let (nhold, nhc) = if fin && fresh {
         (slice64(blk, 0, BLOCK_BITS), blen & 0x7FF)
@@ -164,25 +169,26 @@ impl Logic for Packer {
              wire take_ = v2 & can_take;\n\
              wire merge = take_ & ~pend;\n\
              wire fresh = take_ & pend;\n\
-             wire [{c1}:0] comb = {{{b}'d0, hold}} | (merge ? ({{{b}'d0, blk}} << hc) : {c}'d0);\n\
+             wire [{c1}:0] comb = {{{pad}'d0, hold}} | (merge ? ({{{pad}'d0, blk}} << hc) : {c}'d0);\n\
              wire [11:0] t = {{1'b0, hc}} + (merge ? {{1'b0, blen}} : 12'd0);\n\
              wire flg = pend | (merge & blast);\n\
              wire fin = flg & (t <= 12'd1024);\n\
              wire full = t >= 12'd1024;\n\
-             wire [11:0] tb = t + 12'd7;\n\
-             wire [11:0] tr = t - 12'd1024;\n\
+             wire [7:0] tb = t[10:3] + {{7'd0, |t[2:0]}};\n\
+             wire [10:0] tr = t[10:0] - 11'd1024;\n\
              always @(*) begin\n\
              \x20   step = step_;\n\
              \x20   adv = ~v2 | can_take;\n\
              \x20   emit = fin | full;\n\
              \x20   word = comb[1023:0];\n\
-             \x20   bytes = fin ? tb[10:3] : 8'd128;\n\
+             \x20   bytes = fin ? tb : 8'd128;\n\
              \x20   wlast = fin;\n\
              \x20   nhold = fin ? (fresh ? blk : {b}'d0) : (full ? comb[{hi}:1024] : comb[{b1}:0]);\n\
-             \x20   nhc = fin ? (fresh ? blen : 11'd0) : (full ? tr[10:0] : t[10:0]);\n\
+             \x20   nhc = fin ? (fresh ? blen : 11'd0) : (full ? tr : t[10:0]);\n\
              \x20   npend = (~fin & full & flg) | (fresh & blast);\n\
              end\n",
             c1 = c - 1,
+            pad = c - b,
             hi = 1024 + b - 1,
             b1 = b - 1,
         ))

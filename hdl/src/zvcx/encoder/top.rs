@@ -228,7 +228,7 @@ impl Logic for ZvcxCompressor {
         }
         self.p1.ty.next = self.s1_ty.q.val();
         self.p1.elem.next = self.s1_el.q.val();
-        self.hd.info.next = self.s1_i.q.val();
+        self.hd.info.next = self.s1_i.q.val().get_bits::<107>(0);
         self.hd.prev_v.next = self.prev_v.q.val();
         self.hd.prev.next = self.prev.q.val();
         self.hd.w.next = self.p1.width.val();
@@ -236,7 +236,7 @@ impl Logic for ZvcxCompressor {
         self.hd.kb.next = self.p1.k_bits.val();
         self.hd.fl.next = self.p1.float.val();
         self.fd.d.next = self.s1_d.q.val();
-        self.fd.info.next = self.s1_i.q.val();
+        self.fd.info.next = self.s1_i.q.val().get_bits::<85>(86);
         self.fd.raw.next = self.hd.raw.val();
         self.fd.w.next = self.p1.width.val();
         self.fd.e.next = self.p1.exp_bits.val();
@@ -256,13 +256,15 @@ impl Logic for ZvcxCompressor {
         self.asm.flen.next = self.fd.flen.val();
         self.asm.escv.next = self.fd.escv.val();
         self.asm.elen.next = self.fd.elen.val();
+        // (`#[hdl_gen]` takes only literal slice bounds: 0 +: HEAD_INFO = 107 for Head,
+        // FIELDS_INFO_AT = 86 +: FIELDS_INFO = 85 for Fields and max_exp; info.rs checks them.)
         // The loop: prev -> Head (raw vs coded) -> prev. Forgotten after a chunk's last block.
         if self.adv.val() & self.s1_v.q.val() {
             if self.s1_last.q.val() {
                 self.prev_v.d.next = false;
             } else if self.hd.coded.val() {
                 self.prev_v.d.next = true;
-                self.prev.d.next = self.s1_i.q.val().get_bits::<8>(128);
+                self.prev.d.next = self.s1_i.q.val().get_bits::<8>(86);
             }
         }
         // ---- stage 2
