@@ -183,15 +183,22 @@ fn verilog() -> String {
             "wire [31:0] x{i} = d[{}:{}] & wm & {{32{{len > 6'd{i}}}}};\n\
              assign nz[{i}] = |x{i};\n\
              wire [7:0] ex{i} = x{i}[m +: 8] & em;\nassign sg[{i}] = x{i}[me];\n\
-             wire [31:0] v0_{i} = x{i};\nwire f0_{i} = nz[{i}];\n",
+             ",
             32 * i + 31,
             32 * i
         );
     }
-    // Scan: after level l, (v, f) at lane i = the last non-zero at or below i.
+    // Scan: after level l, (v, f) at lane i = the last non-zero at or below i (lanes 0..31:
+    // lane 31's is never read).
+    for i in 0..31 {
+        s += &format!("wire [31:0] v0_{i} = x{i};\nwire f0_{i} = nz[{i}];\n");
+    }
     for l in 0..5 {
         let dist = 1 << l;
         for i in 0..32 {
+            if i == 31 {
+                continue; // lane 31's scan value is never read (no lane above it)
+            }
             if i >= dist {
                 s += &format!(
                     "wire [31:0] v{n}_{i} = f{l}_{i} ? v{l}_{i} : v{l}_{j};\n\

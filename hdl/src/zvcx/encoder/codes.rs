@@ -126,6 +126,16 @@ pub const PC2: &str = "function automatic [1:0] pc2(input [31:0] v);
 endfunction
 ";
 
+/// The Verilog function `pc8`: population count of an 8-bit vector (the group map).
+pub const PC8: &str = "function automatic [3:0] pc8(input [7:0] v);
+    integer j;
+    begin
+        pc8 = 4'd0;
+        for (j = 0; j < 8; j = j + 1) pc8 = pc8 + {3'd0, v[j]};
+    end
+endfunction
+";
+
 /// Verilog declaring `min` (`W` bits) and `idx` (`I` bits): the first minimum of the `W`-bit
 /// wires `costs` (its index), as a balanced tree in which the lower index wins ties (the
 /// same as a left-to-right scan with a strict `<`).

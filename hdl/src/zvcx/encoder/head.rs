@@ -10,7 +10,9 @@
 use cdma_spec::zvcx::{GROUPS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS, NESC_BITS};
 use rust_hdl::core::prelude::*;
 
-use super::codes::{coded_mode, delta_classes, delta_escape, raw_mode, zero_mode, Ep, KINDS, PC32};
+use super::codes::{
+    coded_mode, delta_classes, delta_escape, raw_mode, zero_mode, Ep, KINDS, PC32, PC8,
+};
 use super::info::{verilog_unpack, Info, HEAD_INFO};
 use super::words::{bits_of_words, BitVec};
 
@@ -165,7 +167,7 @@ impl Logic for Head {
 }
 
 fn verilog() -> String {
-    let mut s = String::from(PC32);
+    let mut s = format!("{PC32}{PC8}");
     s += &verilog_unpack("info", 0, HEAD_INFO);
     // Largest-exponent field.
     s += "wire [8:0] dd = {1'b0, i_max_exp} - {1'b0, prev};\nwire neg = dd[8];\n\
@@ -238,17 +240,17 @@ fn verilog() -> String {
     for j in 0..GROUPS {
         let (hi, lo) = (j * GROUP_ELEMS + GROUP_ELEMS - 1, j * GROUP_ELEMS);
         let gc = if j == 0 {
-            "6'd0".to_string()
+            "4'd0".to_string()
         } else {
-            format!("pc32({{{}'d0, gmap[{}:0]}})", 32 - j, j - 1)
+            format!("pc8({{{}'d0, gmap[{}:0]}})", 8 - j, j - 1)
         };
-        s += &format!("wire [5:0] gc{j} = {gc};\n");
+        s += &format!("wire [3:0] gc{j} = {gc};\n");
         gn.push(format!(
             "({{28'd0, i_nz[{hi}:{lo}]}} << {{gc{j}[3:0], 2'd0}})"
         ));
     }
     s += &format!(
-        "wire [31:0] gnib = {};\nwire [5:0] ng = pc32({{24'd0, gmap}});\n",
+        "wire [31:0] gnib = {};\nwire [3:0] ng = pc8(gmap);\n",
         gn.join(" | ")
     );
     // Mode code and positions by kind.
@@ -267,7 +269,7 @@ fn verilog() -> String {
     s += &format!(
         "    case (i_kind)\n\
          \x20       2'd1: begin pb = {{18'd0, idx3, idx2, idx1, idx0, i_n[1:0] - 2'd1}}; pl = 8'd{LIST_COUNT_BITS} + 8'd{LIST_INDEX_BITS} * {{2'd0, i_n}}; end\n\
-         \x20       2'd2: begin pb = {{gnib, gmap}}; pl = 8'd{GROUPS} + 8'd{GROUP_ELEMS} * {{2'd0, ng}}; end\n\
+         \x20       2'd2: begin pb = {{gnib, gmap}}; pl = 8'd{GROUPS} + 8'd{GROUP_ELEMS} * {{4'd0, ng}}; end\n\
          \x20       2'd3: begin pb = {{8'd0, i_nz}}; pl = 8'd32; end\n\
          \x20       default: begin pb = 40'd0; pl = 8'd0; end\n    endcase\n\
          \x20   if (!coded_) begin\n        pb = 40'd0;\n        pl = 8'd0;\n    end\nend\n"
