@@ -248,6 +248,40 @@ mod tests {
         }
     }
 
+    /// docs/ARCHITECTURE.md's port table of the compressor lists exactly its ports, with their
+    /// directions and widths.
+    #[test]
+    fn architecture_port_table_matches_the_zvcx_compressor() {
+        let doc = include_str!("../../docs/ARCHITECTURE.md");
+        let title = "### `ZvcxCompressor`";
+        let start = doc.find(title).expect("section");
+        let rest = &doc[start + title.len()..];
+        let section = &rest[..rest.find("\n### ").unwrap_or(rest.len())];
+        let mut listed = vec![];
+        for row in section.lines().filter(|l| l.starts_with("| `")) {
+            let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+            let names: Vec<&str> = cols[1].split('`').skip(1).step_by(2).collect();
+            let dirs: Vec<&str> = cols[2].split('/').map(str::trim).collect();
+            for (i, name) in names.iter().enumerate() {
+                let dir = if dirs.len() == 1 { dirs[0] } else { dirs[i] };
+                let width: usize = cols[3].parse().expect("numeric width");
+                listed.push((name.to_string(), dir.to_owned(), width));
+            }
+        }
+        let top = zvcx_tops().remove(0);
+        let mut actual: Vec<(String, String, usize)> = top
+            .ports
+            .iter()
+            .map(|p| {
+                let d = if p.dir == Dir::In { "in" } else { "out" };
+                (p.name.clone(), d.to_owned(), p.width)
+            })
+            .collect();
+        actual.sort();
+        listed.sort();
+        assert_eq!(actual, listed);
+    }
+
     #[test]
     #[should_panic(expected = "unsupported element width 12")]
     fn other_widths_are_refused() {
