@@ -12,7 +12,7 @@ use cdma_spec::zvcx::{
 };
 use rust_hdl::core::prelude::*;
 
-use super::codes::{argmin, argmin_tree, coded_mode, Ep, KINDS, PC2, PC32};
+use super::codes::{argmin, argmin_tree, coded_mode, exp_sign_verilog, Ep, KINDS, PC2, PC32};
 use super::info::{Info, FIELDS, INFO_BITS};
 use super::words::lanes_of;
 
@@ -118,10 +118,10 @@ pub fn analyze(p: &Ep, d: &[u32; 32], len: u32) -> Info {
         (true, 32),
     ];
     let mut costs = vec![];
-    for r in 0..2 {
+    for (r, b) in body.iter().enumerate() {
         for (ki, &(ok, pl)) in pos.iter().enumerate() {
             let ok = ok && (r == 0 || rep != 0);
-            let c = (coded_mode(ki, r == 1).1 + pl + body[r].0) & INF;
+            let c = (coded_mode(ki, r == 1).1 + pl + b.0) & INF;
             costs.push(if ok { c } else { INF });
         }
     }
@@ -176,17 +176,17 @@ impl Logic for Analyze {
 fn verilog() -> String {
     let mut s = format!("{PC32}{PC2}");
     s += "wire [31:0] wm = w[5] ? 32'hffffffff : ((32'd1 << w) - 32'd1);\n";
-    s += "wire [7:0] em = ~(8'hff << e);\nwire [4:0] me = m + {1'b0, e};\n";
     s += "wire [31:0] nz;\nwire [31:0] sg;\nwire [31:0] rep;\n";
     for i in 0..32 {
         s += &format!(
             "wire [31:0] x{i} = d[{}:{}] & wm & {{32{{len > 6'd{i}}}}};\n\
              assign nz[{i}] = |x{i};\n\
-             wire [7:0] ex{i} = x{i}[m +: 8] & em;\nassign sg[{i}] = x{i}[me];\n\
              ",
             32 * i + 31,
             32 * i
         );
+        s += &exp_sign_verilog(&format!("x{i}"), &format!("ex{i}"), &format!("sg{i}"));
+        s += &format!("assign sg[{i}] = sg{i};\n");
     }
     // Scan: after level l, (v, f) at lane i = the last non-zero at or below i (lanes 0..31:
     // lane 31's is never read).

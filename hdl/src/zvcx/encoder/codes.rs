@@ -2,7 +2,7 @@
 //! mode codes by (position kind, repeat), the element parameters as plain numbers, and
 //! shared Verilog snippets.
 
-use cdma_spec::zvcx::{mode_of, ModeKind, Positions, DELTAS, DELTA_ESCAPE};
+use cdma_spec::zvcx::{mode_of, ModeKind, Positions, DELTAS, DELTA_ESCAPE, ELEM_TYPES};
 
 /// Position kinds in the encoder's tie-break order (the index is the `kind` field).
 pub const KINDS: [Positions; 4] = [
@@ -188,4 +188,52 @@ pub fn argmin(costs: &[u32]) -> (u32, usize) {
         }
     }
     best
+}
+
+/// Verilog declaring `reg [7:0] <ex>` and `reg <sg>`: the exponent and sign bit of the 32-bit
+/// `x`, one case per float type of the spec's table on (`m`, `e`) with constant part-selects
+/// (variable shifts per lane would cost a barrel shifter each and stall Yosys' `share`);
+/// zero for raw.
+pub fn exp_sign_verilog(x: &str, ex: &str, sg: &str) -> String {
+    let mut s = format!("reg [7:0] {ex};\nreg {sg};\nalways @(*) begin\n    case ({{m, e}})\n");
+    for t in ELEM_TYPES.iter().filter(|t| t.is_float()) {
+        let (m, e) = (t.man_bits, t.exp_bits);
+        let pad = if e < 8 {
+            format!("{}'d0, ", 8 - e)
+        } else {
+            String::new()
+        };
+        s += &format!(
+            "        {{5'd{m}, 4'd{e}}}: begin {ex} = {{{pad}{x}[{}:{m}]}}; {sg} = {x}[{}]; end\n",
+            m + e - 1,
+            m + e
+        );
+    }
+    s += &format!("        default: begin {ex} = 8'd0; {sg} = 1'b0; end\n    endcase\nend\n");
+    s
+}
+
+/// The Verilog function `shm(t, s)`: the 9-bit `t` shifted up by a float type's mantissa
+/// width `s` (one case per width of the spec's table, constant shifts), else unshifted.
+pub fn shm_verilog() -> String {
+    let mut ms: Vec<u32> = ELEM_TYPES
+        .iter()
+        .filter(|t| t.is_float())
+        .map(|t| t.man_bits)
+        .collect();
+    ms.sort_unstable();
+    ms.dedup();
+    let mut s = String::from(
+        "function automatic [31:0] shm(input [8:0] t, input [4:0] s);\n    begin\n        case (s)\n",
+    );
+    for m in ms {
+        let lo = if m > 0 {
+            format!(", {m}'d0")
+        } else {
+            String::new()
+        };
+        s += &format!("            5'd{m}: shm = {{{}'d0, t{lo}}};\n", 23 - m);
+    }
+    s += "            default: shm = {23'd0, t};\n        endcase\n    end\nendfunction\n";
+    s
 }

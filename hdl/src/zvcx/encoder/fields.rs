@@ -7,7 +7,7 @@
 
 use rust_hdl::core::prelude::*;
 
-use super::codes::{Ep, PC2, PC32};
+use super::codes::{exp_sign_verilog, shm_verilog, Ep, PC2, PC32};
 use super::info::{verilog_unpack, Info, FIELDS_INFO, FIELDS_INFO_AT};
 use super::words::{bits_of_lanes, lanes_of};
 
@@ -71,19 +71,25 @@ pub fn fields(p: &Ep, d: &[u32; 32], i: &Info, raw: bool) -> FieldsOut {
             i.max_exp.wrapping_sub(ex) & 0xFF
         };
         let man = x[l] & !(u32::MAX.checked_shl(p.m).unwrap_or(0));
-        let v = (u64::from(code) << (sgn + p.m))
-            | (u64::from(p.sign_of(x[l]) & sgn) << p.m)
-            | u64::from(man);
-        v as u32
+        let t = if sgn == 1 {
+            code << 1 | p.sign_of(x[l])
+        } else {
+            code
+        };
+        ((u64::from(t) << p.m) as u32) | man
     });
     let flen = (keep.count_ones() * fw) & 0x7FF;
-    let (mut escv, mut cnt) = (0u32, 0u32);
+    // The first three escaped exponents (slot = escapes below modulo 4, as the Verilog).
+    let (mut ee, mut cnt) = ([0u32; 3], 0u32);
     for (l, &xl) in x.iter().enumerate() {
         if (i.escm >> l) & 1 == 1 {
-            escv |= (p.exp_of(xl) << (p.e * (cnt & 3))) & 0xFF_FFFF;
+            if let Some(e) = ee.get_mut((cnt & 3) as usize) {
+                *e |= p.exp_of(xl);
+            }
             cnt += 1;
         }
     }
+    let escv = (ee[0] | ee[1] << p.e | ee[2] << (2 * p.e)) & 0xFF_FFFF;
     let (escv, elen) = if raw { (0, 0) } else { (escv, i.nesc * p.e) };
     (f, keep, fw, flen, escv, elen)
 }
@@ -121,27 +127,28 @@ impl Logic for Fields {
 }
 
 fn verilog() -> String {
-    let mut s = format!("{PC32}{PC2}");
+    let mut s = format!("{PC32}{PC2}{}", shm_verilog());
     s += &verilog_unpack("info", FIELDS_INFO_AT, FIELDS_INFO);
     s += "wire [31:0] wm = w[5] ? 32'hffffffff : ((32'd1 << w) - 32'd1);\n\
-          wire [7:0] em = ~(8'hff << e);\n\
-          wire [4:0] me = m + {1'b0, e};\n\
           wire [31:0] mm = ~(32'hffffffff << m);\n\
           wire whole = raw | ~fl;\n\
           wire [31:0] therm;\n\
-          wire [7:0] lim = ~(8'hff << i_k);\n\
-          wire [4:0] sm = {4'd0, i_sgn} + m;\n";
+          wire [7:0] lim = ~(8'hff << i_k);\n";
     let mut fs = vec![];
-    let mut es = vec![];
+    let mut es: Vec<Vec<String>> = vec![vec![]; 3];
     for l in 0..32 {
         s += &format!(
             "assign therm[{l}] = i_len > 6'd{l};\n\
-             wire [31:0] x{l} = d[{hi}:{lo}] & wm & {{32{{therm[{l}]}}}};\n\
-             wire [7:0] ex{l} = x{l}[m +: 8] & em;\n\
-             wire [7:0] code{l} = i_escm[{l}] ? lim : (i_max_exp - ex{l});\n\
-             wire [31:0] fv{l} = whole ? x{l} : (({{24'd0, code{l}}} << sm) | ({{31'd0, x{l}[me] & i_sgn}} << m) | (x{l} & mm));\n",
+             wire [31:0] x{l} = d[{hi}:{lo}] & wm & {{32{{therm[{l}]}}}};\n",
             hi = 32 * l + 31,
             lo = 32 * l
+        );
+        s += &exp_sign_verilog(&format!("x{l}"), &format!("ex{l}"), &format!("sg{l}"));
+        // The field: mantissa, then {offset code, sign} (or the code alone) above it.
+        s += &format!(
+            "wire [7:0] code{l} = i_escm[{l}] ? lim : (i_max_exp - ex{l});\n\
+             wire [8:0] t{l} = i_sgn ? {{code{l}, sg{l}}} : {{1'b0, code{l}}};\n\
+             wire [31:0] fv{l} = whole ? x{l} : ((x{l} & mm) | shm(t{l}, m));\n"
         );
         let ec = if l == 0 {
             "2'd0".to_string()
@@ -155,14 +162,16 @@ fn verilog() -> String {
                 l - 1
             );
         }
-        s += &format!(
-            "wire [5:0] esh{l} = {{2'd0, e}} * {{4'd0, {ec}}};\n\
-             wire [23:0] eo{l} = i_escm[{l}] ? ({{16'd0, ex{l}}} << esh{l}) : 24'd0;\n"
-        );
+        for j in 0..3 {
+            es[j].push(format!("({{8{{i_escm[{l}] & ({ec} == 2'd{j})}}}} & ex{l})"));
+        }
         fs.push(format!("fv{l}"));
-        es.push(format!("eo{l}"));
     }
     fs.reverse();
+    // The escaped exponents in lane order: the first three (a chosen k has at most three).
+    for (j, terms) in es.iter().enumerate() {
+        s += &format!("wire [7:0] ee{j} = {};\n", terms.join(" | "));
+    }
     s += &format!(
         "wire [31:0] keep_ = raw ? therm : i_kept;\n\
          wire [5:0] fw_ = whole ? w : ({{2'd0, i_k}} + {{5'd0, i_sgn}} + {{1'b0, m}});\n\
@@ -173,11 +182,10 @@ fn verilog() -> String {
          \x20   keep = keep_;\n\
          \x20   fw = fw_;\n\
          \x20   flen = flen_;\n\
-         \x20   escv = raw ? 24'd0 : ({});\n\
+         \x20   escv = raw ? 24'd0 : ({{16'd0, ee0}} | ({{16'd0, ee1}} << e) | ({{16'd0, ee2}} << {{e, 1'b0}}));\n\
          \x20   elen = raw ? 5'd0 : ({{3'd0, i_nesc}} * {{1'b0, e}});\n\
          end\n",
         fs.join(", "),
-        es.join(" | ")
     );
     s
 }

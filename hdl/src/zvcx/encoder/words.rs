@@ -81,7 +81,7 @@ impl BitVec {
             self.w.resize(need, 0);
         }
         self.w[at / 64] |= v << (at % 64);
-        if at % 64 != 0 && at % 64 + len > 64 {
+        if !at.is_multiple_of(64) && at % 64 + len > 64 {
             self.w[at / 64 + 1] |= v >> (64 - at % 64);
         }
     }
@@ -120,7 +120,7 @@ pub(crate) fn or_shifted(out: &mut [u64], width: usize, src: &[u64], sh: usize) 
             break;
         }
         out[at / 64] |= x << (at % 64);
-        if at % 64 != 0 && at / 64 + 1 < out.len() {
+        if !at.is_multiple_of(64) && at / 64 + 1 < out.len() {
             out[at / 64 + 1] |= x >> (64 - at % 64);
         }
     }
@@ -145,7 +145,7 @@ pub(crate) fn slice64(w: &[u64], lo: usize, len: usize) -> Vec<u64> {
         .copied()
         .collect();
     out.resize(len.div_ceil(64), 0);
-    if len % 64 != 0 {
+    if !len.is_multiple_of(64) {
         let last = out.len() - 1;
         out[last] &= (1u64 << (len % 64)) - 1;
     }
