@@ -232,7 +232,12 @@ pub fn shm_verilog() -> String {
         } else {
             String::new()
         };
-        s += &format!("            5'd{m}: shm = {{{}'d0, t{lo}}};\n", 23 - m);
+        let hi = if m < 23 {
+            format!("{}'d0, ", 23 - m)
+        } else {
+            String::new()
+        };
+        s += &format!("            5'd{m}: shm = {{{hi}t{lo}}};\n");
     }
     s += "            default: shm = {23'd0, t};\n        endcase\n    end\nendfunction\n";
     s
