@@ -78,7 +78,7 @@ fn corpus_chunks_are_bit_exact() {
         // The raw view: a width the tensor's length allows, rotating over the three.
         let raw = ElemType::Raw(raws[k % 3]);
         for t in [own, raw] {
-            if data.len() % t.width().bytes() != 0 {
+            if !data.len().is_multiple_of(t.width().bytes()) {
                 continue;
             }
             let chunks: Vec<(ElemType, &[u8])> = cut(&data, t.width().bytes(), &mut rng)

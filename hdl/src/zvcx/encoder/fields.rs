@@ -162,8 +162,8 @@ fn verilog() -> String {
                 l - 1
             );
         }
-        for j in 0..3 {
-            es[j].push(format!("({{8{{i_escm[{l}] & ({ec} == 2'd{j})}}}} & ex{l})"));
+        for (j, terms) in es.iter_mut().enumerate() {
+            terms.push(format!("({{8{{i_escm[{l}] & ({ec} == 2'd{j})}}}} & ex{l})"));
         }
         fs.push(format!("fv{l}"));
     }
