@@ -1,6 +1,7 @@
 //! Every generated top, the one place that knows them all: the ZVC compressor and
-//! decompressor per element width ([`tops`]), the DMA engine tops ([`dma_tops`]) and
-//! [`all_tops`]; plus the ZVC tops' configuration (element widths, lanes, count width).
+//! decompressor per element width ([`tops`]), the DMA engine tops ([`dma_tops`]), the ZVC-X
+//! tops ([`zvcx_tops`]) and [`all_tops`]; plus the ZVC tops' configuration (element widths,
+//! lanes, count width).
 
 use std::sync::OnceLock;
 
@@ -113,10 +114,29 @@ pub fn zvc_elem_bits(t: &Top) -> Option<u32> {
         .map(|&(_, v)| v as u32)
 }
 
-/// All tops: [`tops`] for E = 8, 16, 32, then the DMA engine tops ([`dma_tops`]).
+/// The ZVC-X tops: the block compressor `cdma_zvcx_compressor` (every element type, one
+/// 32-element block per cycle; generated once per process, like [`tops`]).
+pub fn zvcx_tops() -> Vec<Top> {
+    static CACHE: OnceLock<Vec<Top>> = OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            vec![make_top_from(
+                crate::zvcx::ZvcxCompressor::default(),
+                "cdma_zvcx_compressor",
+                "ZVC-X, every element type",
+                &crate::zvcx::ZVCX_COMPRESSOR_PORTS,
+                vec![("B".into(), BLOCK_ELEMS as u64)],
+            )]
+        })
+        .clone()
+}
+
+/// All tops: [`tops`] for E = 8, 16, 32, then the DMA engine tops ([`dma_tops`]), then the
+/// ZVC-X tops ([`zvcx_tops`]).
 pub fn all_tops() -> Vec<Top> {
     let mut v: Vec<Top> = ELEM_WIDTHS.iter().flat_map(|&e| tops(e)).collect();
     v.extend(dma_tops());
+    v.extend(zvcx_tops());
     v
 }
 
@@ -226,6 +246,40 @@ mod tests {
                 assert_eq!(a, l, "{}: ARCHITECTURE.md port table differs", top.module);
             }
         }
+    }
+
+    /// docs/ARCHITECTURE.md's port table of the compressor lists exactly its ports, with their
+    /// directions and widths.
+    #[test]
+    fn architecture_port_table_matches_the_zvcx_compressor() {
+        let doc = include_str!("../../docs/ARCHITECTURE.md");
+        let title = "### `ZvcxCompressor`";
+        let start = doc.find(title).expect("section");
+        let rest = &doc[start + title.len()..];
+        let section = &rest[..rest.find("\n### ").unwrap_or(rest.len())];
+        let mut listed = vec![];
+        for row in section.lines().filter(|l| l.starts_with("| `")) {
+            let cols: Vec<&str> = row.split('|').map(str::trim).collect();
+            let names: Vec<&str> = cols[1].split('`').skip(1).step_by(2).collect();
+            let dirs: Vec<&str> = cols[2].split('/').map(str::trim).collect();
+            for (i, name) in names.iter().enumerate() {
+                let dir = if dirs.len() == 1 { dirs[0] } else { dirs[i] };
+                let width: usize = cols[3].parse().expect("numeric width");
+                listed.push((name.to_string(), dir.to_owned(), width));
+            }
+        }
+        let top = zvcx_tops().remove(0);
+        let mut actual: Vec<(String, String, usize)> = top
+            .ports
+            .iter()
+            .map(|p| {
+                let d = if p.dir == Dir::In { "in" } else { "out" };
+                (p.name.clone(), d.to_owned(), p.width)
+            })
+            .collect();
+        actual.sort();
+        listed.sort();
+        assert_eq!(actual, listed);
     }
 
     #[test]

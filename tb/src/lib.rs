@@ -7,6 +7,7 @@
 //! - [`zvc`]: the stream drivers with protocol checks and hang limits; [`error`]: the one
 //!   error type of every bench ([`TbError`](error::TbError)).
 //! - [`regress`]: corpus and edge cases, per-group summary table.
+//! - [`zvcx_enc`]: the stream driver of the ZVC-X block compressor.
 //! - [`axi`]: AXI4 slave memory model with protocol checker, for the DMA engine's `m_axi_*`;
 //!   [`axil`]: AXI4-Lite master for its CSRs (`s_axil_*`); [`watchdog`]: cycle limits.
 //! - DMA engine end to end: [`dma_scenario`] (memory image + descriptor chain + the golden
@@ -27,3 +28,4 @@ pub mod regress;
 pub mod traffic;
 pub mod watchdog;
 pub mod zvc;
+pub mod zvcx_enc;

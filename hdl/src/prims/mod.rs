@@ -17,6 +17,8 @@
 //!   with its steering, and the same network run backwards.
 //! * [`RegQueue`]: a small FIFO in flip-flops.
 //! * [`Mux2`]: a 2:1 multiplexer between children (keeps Verilator's graph loop-free).
+//! * [`StridePack`]: 32 lanes of `F` bits each packed back to back (the ZVC-X encoder's
+//!   field packer, `F` chosen per block).
 //!
 //! The DMA's `ChunkFifo` and `HeaderPack` also have Verilog bodies but are engine blocks,
 //! not primitives; they stay with the engine in `dma/`.
@@ -34,6 +36,7 @@ mod lane_mask;
 mod mux2;
 mod popcount;
 mod reg_queue;
+mod stride_pack;
 mod thermo;
 #[cfg(test)]
 pub(crate) mod verilog_check;
@@ -50,6 +53,7 @@ pub use lane_mask::LaneMask;
 pub use mux2::Mux2;
 pub use popcount::{PopCount, PopCount32, StrobeCount};
 pub use reg_queue::RegQueue;
+pub use stride_pack::StridePack;
 pub use thermo::Thermo;
 pub use zero_extend::ZeroExtend;
 

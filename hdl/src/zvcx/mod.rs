@@ -3,6 +3,7 @@
 //! what they share.
 //!
 //! * [`ElemParams`]: the element type's widths, from the spec's table.
+//! * [`encoder`]: the block compressor [`ZvcxCompressor`] (`cdma_zvcx_compressor`).
 //! * [`ElemLanes`]: a block's bytes as 32 zero-extended element lanes.
 //! * [`ZvcxGather`]: bus beats of a chunk as blocks, one per cycle.
 //! * [`ZvcxScatter`]: blocks back into bus beats.
@@ -10,6 +11,7 @@
 //!   elements goes the other way).
 
 mod elem_params;
+pub mod encoder;
 mod gather;
 #[cfg(test)]
 mod gather_tests;
@@ -22,6 +24,7 @@ mod scatter;
 mod scatter_tests;
 
 pub use elem_params::{params_of, ElemParams};
+pub use encoder::{ZvcxCompressor, ZVCX_COMPRESSOR_PORTS};
 pub use gather::{gather_block, place_bytes, BlockPlace, ZvcxGather, GATHER_PORTS};
 pub use gearbox::{WordPart, WordToBeats, WORD_BYTES};
 pub use lanes::{elem_of, lane_bytes, ElemLanes, LaneBytes, BLOCK_BITS};
