@@ -3,7 +3,11 @@
 //! what they share.
 //!
 //! * [`ElemParams`]: the element type's widths, from the spec's table.
+//! * [`decoder`]: the block decoder [`ZvcxDecompressor`].
 
 mod elem_params;
 
 pub use elem_params::{params_of, ElemParams};
+pub mod decoder;
+
+pub use decoder::ZvcxDecompressor;
