@@ -88,7 +88,8 @@ pub fn unpack(
         _ => get(b, ml, 32),
     };
     err |= nz & !all != 0 || nz == 0;
-    let mut mx = 0;
+    // As the Verilog: a block without a largest exponent passes `prev` on.
+    let mut mx = prev;
     let emask = (1u32 << p.e) - 1;
     if p.float {
         if first || h.mx_abs == 1 {
@@ -239,7 +240,7 @@ fn verilog_body() -> String {
     for (i = 0; i < 32; i = i + 1) pc32 = pc32 + {{5'd0, x[i]}};
   end
 endfunction
-reg [31:0] all_m, nz, rep, kept, fx, wq, sub, bit1;
+reg [31:0] all_m, nz, rep, keep, fx, wq, sub, bit1;
 reg [{bm}:0] t, te, tr;
 reg [1023:0] v, lo, hi, tq;
 reg [4:0] idx, pidx;
@@ -326,8 +327,8 @@ always @(*) begin
     nz = all_m;
     rep = 32'd0;
   end
-  kept = nz & ~rep;
-  kc = pc32(kept);
+  keep = nz & ~rep;
+  kc = pc32(keep);
   fwv = raw ? width : fw;
   shv = 6'd32 - fwv;
   fbase = raw ? {{8'd0, ml}} : {{5'd0, f_off}};
@@ -380,11 +381,11 @@ always @(*) begin
     wl[j*32 +: 32] = wq;
   end
   if (coded && float && nt != {{4'd0, nesc}}) err = 1'b1;
-  // lane i of the block: compacted lane (kept at or below i) - 1
+  // lane i of the block: compacted lane (keep at or below i) - 1
   c = 6'd0;
   if (!zero) begin
     for (j = 0; j < 32; j = j + 1) begin
-      if (kept[j]) c = c + 6'd1;
+      if (keep[j]) c = c + 6'd1;
       if (nz[j] && c != 6'd0) begin
         tq = wl >> ({{4'd0, c - 6'd1}} * 10'd32);
         data[j*32 +: 32] = tq[31:0];
