@@ -311,6 +311,11 @@ always @(*) begin
   else if (h_raw) len = {{8'd0, h_ml}} + {{6'd0, blen}} * {{6'd0, width}};
   else len = foff + {{6'd0, h_kept}} * {{6'd0, h_fw}} + esc;
   coded = h_coded;
+  if (h_zero | h_raw) begin
+    // As the model (scan): a zero or raw block has no header fields.
+    h_mx_abs = 1'b0; h_mx_neg = 1'b0; h_mx_mag = 8'd0; h_k = 4'd0; h_nesc = 2'd0;
+    h_sgn = 1'b0; h_r_off = 7'd0; h_f_off = 7'd0; h_n = 6'd0; h_kept = 6'd0; h_fw = 6'd0;
+  end
   {hdr_pack}end
 "#,
         wm = WIN - 1,
