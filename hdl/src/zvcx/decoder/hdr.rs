@@ -64,10 +64,6 @@ pub struct Hdr {
     pub r_off: u32,
     /// Offset of the first field.
     pub f_off: u32,
-    /// Non-zero elements.
-    pub n: u32,
-    /// Kept (stored) elements.
-    pub kept: u32,
     /// Field width.
     pub fw: u32,
     /// A coded block.
@@ -75,7 +71,7 @@ pub struct Hdr {
 }
 
 impl Hdr {
-    fn slots(&mut self) -> [(&'static str, &mut u32); 17] {
+    fn slots(&mut self) -> [(&'static str, &mut u32); 15] {
         [
             ("zero", &mut self.zero),
             ("raw", &mut self.raw),
@@ -90,8 +86,6 @@ impl Hdr {
             ("sgn", &mut self.sgn),
             ("r_off", &mut self.r_off),
             ("f_off", &mut self.f_off),
-            ("n", &mut self.n),
-            ("kept", &mut self.kept),
             ("fw", &mut self.fw),
             ("coded", &mut self.coded),
         ]
@@ -133,8 +127,6 @@ mod tests {
             k: 9,
             r_off: 99,
             f_off: 120,
-            n: 32,
-            kept: 17,
             fw: 39,
             coded: 1,
             ..Hdr::default()

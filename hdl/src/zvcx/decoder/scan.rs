@@ -75,7 +75,6 @@ pub fn scan(win: u128, blen: u32, first: bool, p: &Elem) -> (u32, Hdr) {
         }
         _ => (32, get(win, ml, 32).count_ones()),
     };
-    h.n = n;
     let x_off = ml + plen;
     let mut r_off = x_off;
     if p.float {
@@ -117,10 +116,10 @@ pub fn scan(win: u128, blen: u32, first: bool, p: &Elem) -> (u32, Hdr) {
         0
     };
     h.f_off = r_off + if h.rep == 1 { nf } else { 0 };
-    h.kept = n - r;
+    let kept = n - r;
     h.fw = if p.float { h.k + h.sgn + p.m } else { p.width };
     let esc = if p.float { h.nesc * p.e } else { 0 };
-    (h.f_off + h.kept * h.fw + esc, h)
+    (h.f_off + kept * h.fw + esc, h)
 }
 
 /// The length scanner (see the module docs). Combinational.
@@ -203,22 +202,28 @@ fn verilog_body() -> String {
     for c in DELTAS {
         let pl = c.prefix.len();
         let body = if c.min == 0 {
-            format!("mlen = 12'd{pl};")
+            format!("mlen = 7'd{pl};")
+        } else if c.extra == 0 {
+            format!(
+                "mlen = 7'd{}; h_mx_neg = t2[{pl}]; h_mx_mag = 8'd{};",
+                pl + 1,
+                c.min
+            )
         } else {
             format!(
-                "mlen = 12'd{}; h_mx_neg = t2[{pl}]; h_mx_mag = 8'd{} + (t2[{}:{}] & 8'd{});",
+                "mlen = 7'd{}; h_mx_neg = t2[{pl}]; h_mx_mag = 8'd{} + {{{}'d0, t2[{}:{}]}};",
                 pl as u32 + 1 + c.extra,
                 c.min,
-                pl + 8,
-                pl + 1,
-                (1u32 << c.extra) - 1
+                8 - c.extra,
+                pl as u32 + c.extra,
+                pl + 1
             )
         };
         deltas += &format!("          {}: begin {body} end\n", casez_label(c.prefix, db));
     }
     let el = DELTA_ESCAPE.len();
     deltas += &format!(
-        "          {}: begin mlen = 12'd{el} + {{8'd0, exp_bits}}; h_mx_abs = 1'b1; h_mx_mag = t2[{}:{el}] & emask; end\n",
+        "          {}: begin mlen = 7'd{el} + {{3'd0, exp_bits}}; h_mx_abs = 1'b1; h_mx_mag = t2[{}:{el}] & emask; end\n",
         casez_label(DELTA_ESCAPE, db),
         el + 7
     );
@@ -243,82 +248,88 @@ reg [3:0] h_ml, h_k;
 reg [7:0] h_mx_mag;
 reg [6:0] h_r_off, h_f_off;
 reg [5:0] h_n, h_kept, h_fw, r, g, nf;
-reg [11:0] plen, x_off, mlen, kpos, roff, foff, esc;
-reg [{wm}:0] t, t2, t3, t4, t5;
-reg [63:0] gm;
+reg [6:0] plen, x_off, mlen, kpos, roff, foff, kk;
+reg [11:0] esc;
+reg [39:0] t;
+reg [11:0] t2;
+reg [3:0] t3;
+reg [2:0] t5;
+reg [31:0] t4, gm;
 reg [7:0] emask;
 always @(*) begin
   h_zero = 1'b0; h_raw = 1'b0; h_rep = 1'b0; h_coded = 1'b0; h_pos = 2'd0; h_ml = 4'd0;
   h_mx_abs = 1'b0; h_mx_neg = 1'b0; h_mx_mag = 8'd0; h_k = 4'd0; h_nesc = 2'd0; h_sgn = 1'b0;
-  t3 = win; t5 = win;
+  t3 = 4'd0; t5 = 3'd0;
   casez (win[{mb1}:0])
 {modes}      default: ;
   endcase
-  t = win >> h_ml;
+  t = win[{{3'd0, h_ml}} +: 40];
   g = 6'd0;
-  gm = 64'd0;
+  gm = 32'd0;
   case (h_pos)
-    2'd0: begin plen = 12'd0; h_n = blen; end
+    2'd0: begin plen = 7'd0; h_n = blen; end
     2'd1: begin
       h_n = {{{pad_l}'d0, t[{lcb1}:0]}} + 6'd1;
-      plen = 12'd{lcb} + 12'd{lib} * {{6'd0, h_n}};
+      plen = 7'd{lcb} + 7'd{lib} * {{1'd0, h_n}};
     end
     2'd2: begin
       g = pc32({{{pad_g}'d0, t[{gr1}:0]}});
-      plen = 12'd{gr} + 12'd{ge} * {{6'd0, g}};
-      gm = (64'd1 << ({{58'd0, g}} * 64'd{ge})) - 64'd1;
-      h_n = pc32(t[{gr31}:{gr}] & gm[31:0]);
+      plen = 7'd{gr} + 7'd{ge} * {{1'd0, g}};
+      gm = (g >= 6'd{gall}) ? 32'hFFFFFFFF : ((32'd1 << (g * 6'd{ge})) - 32'd1);
+      h_n = pc32(t[{gr31}:{gr}] & gm);
     end
-    default: begin plen = 12'd32; h_n = pc32(t[31:0]); end
+    default: begin plen = 7'd32; h_n = pc32(t[31:0]); end
   endcase
-  x_off = {{8'd0, h_ml}} + plen;
+  x_off = {{3'd0, h_ml}} + plen;
   emask = (8'd1 << exp_bits) - 8'd1;
-  t2 = win >> x_off;
-  mlen = 12'd0;
+  t2 = win[x_off +: 12];
+  mlen = 7'd0;
+  kk = 7'd0;
   if (float) begin
     if (first) begin
-      mlen = {{8'd0, exp_bits}}; h_mx_abs = 1'b1; h_mx_mag = t2[7:0] & emask;
+      mlen = {{3'd0, exp_bits}}; h_mx_abs = 1'b1; h_mx_mag = t2[7:0] & emask;
     end else begin
       casez (t2[{db1}:0])
 {deltas}        default: ;
       endcase
     end
     kpos = x_off + mlen;
-    t3 = win >> kpos;
+    t3 = win[kpos +: 4];
     h_k = t3[3:0] & ((4'd1 << k_bits) - 4'd1);
-    t5 = t3 >> k_bits;
+    kk = kpos + {{4'd0, k_bits}};
+    t5 = win[kk +: 3];
     h_nesc = t5[{nb1}:0];
     h_sgn = ~t5[{nb}];
-    roff = kpos + {{9'd0, k_bits}} + 12'd{hb};
+    roff = kk + 7'd{hb};
   end else begin
     kpos = x_off;
     roff = x_off;
   end
   nf = (h_n == 6'd0) ? 6'd0 : h_n - 6'd1;
-  t4 = win >> roff;
+  t4 = win[roff +: 32];
   r = 6'd0;
   foff = roff;
+
   if (h_rep) begin
-    r = pc32(t4[31:0] & ((32'd1 << nf) - 32'd1));
-    foff = roff + {{6'd0, nf}};
+    r = pc32(t4 & ((32'd1 << nf) - 32'd1));
+    foff = roff + {{1'd0, nf}};
   end
-  h_r_off = roff[6:0];
-  h_f_off = foff[6:0];
+  h_r_off = roff;
+  h_f_off = foff;
   h_kept = h_n - r;
   h_fw = float ? {{2'd0, h_k}} + {{5'd0, h_sgn}} + {{1'd0, man_bits}} : width;
   esc = float ? {{10'd0, h_nesc}} * {{8'd0, exp_bits}} : 12'd0;
   if (h_zero) len = {{8'd0, h_ml}};
   else if (h_raw) len = {{8'd0, h_ml}} + {{6'd0, blen}} * {{6'd0, width}};
-  else len = foff + {{6'd0, h_kept}} * {{6'd0, h_fw}} + esc;
+  else len = {{5'd0, foff}} + {{6'd0, h_kept}} * {{6'd0, h_fw}} + esc;
   coded = h_coded;
   if (h_zero | h_raw) begin
     // As the model (scan): a zero or raw block has no header fields.
     h_mx_abs = 1'b0; h_mx_neg = 1'b0; h_mx_mag = 8'd0; h_k = 4'd0; h_nesc = 2'd0;
-    h_sgn = 1'b0; h_r_off = 7'd0; h_f_off = 7'd0; h_n = 6'd0; h_kept = 6'd0; h_fw = 6'd0;
+    h_sgn = 1'b0; h_r_off = 7'd0; h_f_off = 7'd0; h_fw = 6'd0;
   end
   {hdr_pack}end
 "#,
-        wm = WIN - 1,
         mb1 = mb - 1,
         db1 = db - 1,
         lcb1 = lcb - 1,
@@ -328,6 +339,7 @@ always @(*) begin
         gr31 = gr + 31,
         nb1 = nb - 1,
         hb = nb + 1,
+        gall = 32 / ge,
         hdr_pack = hdr_pack(),
     )
 }

@@ -12,8 +12,8 @@ use cdma_spec::zvcx::{
 pub const WIN: usize = 128;
 /// Bits of a block the unpack stage holds: at least [`max_block_bits`] (checked by a test).
 pub const BLK: usize = 1152;
-/// Width of the header bus (scanner -> unpack).
-pub const HDR: usize = 64;
+/// Width of the header bus (scanner -> unpack): the sum of [`FIELDS`].
+pub const HDR: usize = 47;
 
 /// Positions codes on the header bus (`pos` field).
 pub fn pos_code(p: Positions) -> u32 {
@@ -27,7 +27,7 @@ pub fn pos_code(p: Positions) -> u32 {
 
 /// The header bus fields, LSB first: (name, width). The scanner drives `h_<name>`, the unpack
 /// stage reads `<name>`.
-pub const FIELDS: [(&str, usize); 17] = [
+pub const FIELDS: [(&str, usize); 15] = [
     ("zero", 1),
     ("raw", 1),
     ("pos", 2),
@@ -41,8 +41,6 @@ pub const FIELDS: [(&str, usize); 17] = [
     ("sgn", 1),
     ("r_off", 7),
     ("f_off", 7),
-    ("n", 6),
-    ("kept", 6),
     ("fw", 6),
     ("coded", 1),
 ];
@@ -62,8 +60,7 @@ pub fn field(name: &str) -> (usize, usize) {
 /// Verilog: `hdr = {h_coded, ..., h_zero};` (scanner side).
 pub fn hdr_pack() -> String {
     let parts: Vec<String> = FIELDS.iter().rev().map(|(n, _)| format!("h_{n}")).collect();
-    let used: usize = FIELDS.iter().map(|f| f.1).sum();
-    format!("hdr = {{{}'d0, {}}};\n", HDR - used, parts.join(", "))
+    format!("hdr = {{{}}};\n", parts.join(", "))
 }
 
 /// Verilog: one `wire [w-1:0] <name> = hdr[..];` per field (unpack side).
@@ -193,7 +190,7 @@ mod tests {
         assert!(max_block_bits() as usize <= BLK, "{}", max_block_bits());
         // The buffer takes a word while at most 2048 bits remain: a stalled block must fit.
         assert!(max_block_bits() <= 2048);
-        assert_eq!(FIELDS.iter().map(|f| f.1).sum::<usize>() <= HDR, true);
+        assert_eq!(FIELDS.iter().map(|f| f.1).sum::<usize>(), HDR);
         assert_eq!(casez_label("01", 8), "8'b??????10");
         assert_eq!(field("pos"), (2, 2));
     }

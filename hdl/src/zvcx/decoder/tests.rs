@@ -308,7 +308,7 @@ struct StageBench {
     /// Scanner: length.
     len: Signal<Out, Bits<12>>,
     /// Scanner: header.
-    hdr: Signal<Out, Bits<64>>,
+    hdr: Signal<Out, Bits<{ super::tables::HDR }>>,
     /// Unpack: data.
     data: Signal<Out, Bits<1024>>,
     /// Unpack: error.

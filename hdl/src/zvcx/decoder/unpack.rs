@@ -240,24 +240,26 @@ fn verilog_body() -> String {
     for (i = 0; i < 32; i = i + 1) pc32 = pc32 + {{5'd0, x[i]}};
   end
 endfunction
-reg [31:0] all_m, nz, rep, keep, fx, wq, sub, bit1;
-reg [{bm}:0] t, te, tr;
-reg [1023:0] v, lo, hi, tq;
+reg [31:0] all_m, nz, rep, keep, fx, wq, sub, tr;
+reg [39:0] t;
+reg [1023:0] v, lo, hi;
 reg [4:0] idx, pidx;
-reg [5:0] gi, rk, kc, c, nt, fwv, shv;
+reg [5:0] gi, kc, c, nt, fwv, shv;
+reg [4:0] rk;
 reg [9:0] sv;
 reg [7:0] mx, off, kmask, emask, expv, ev0, ev1, ev2;
 reg [31:0] mmask, wmask;
-reg [11:0] fbase, eoff, fs, o;
+reg [11:0] fs, o, gmask;
+reg [10:0] fbase, eoff, eoff1, eoff2;
 reg [1023:0] wl;
 reg seen, isesc, escapes, sgnb;
-integer i, j, s;
+integer j, s;
 always @(*) begin
   err = 1'b0;
   data = 1024'd0;
   max_exp = prev;
   all_m = (blen >= 6'd32) ? 32'hFFFFFFFF : ((32'd1 << blen) - 32'd1);
-  t = blk >> ml;
+  t = blk[{{7'd0, ml}} +: 40];
   nz = 32'd0;
   pidx = 5'd0;
   gi = 6'd0;
@@ -268,8 +270,7 @@ always @(*) begin
     2'd1: begin
       for (j = 0; j < {lmax}; j = j + 1) begin
         if (j <= {{{pad_c}'d0, t[{lcb1}:0]}}) begin
-          tr = t >> ({lcb} + {lib} * j);
-          idx = tr[{lib1}:0];
+          idx = t[({lcb} + {lib} * j) +: {lib}];
           if (j > 0 && idx <= pidx) err = 1'b1;
           pidx = idx;
           nz = nz | (32'd1 << idx);
@@ -279,8 +280,7 @@ always @(*) begin
     2'd2: begin
       for (j = 0; j < {gr}; j = j + 1) begin
         if (t[j]) begin
-          tr = t >> (gi * {ge} + {gr});
-          sub = {{{pad_s}'d0, tr[{ge1}:0]}};
+          sub = {{{pad_s}'d0, t[(gi * 6'd{ge} + 6'd{gr}) +: {ge}]}};
           if (sub == 32'd0) err = 1'b1;
           nz = nz | (sub << ({ge} * j));
           gi = gi + 6'd1;
@@ -307,17 +307,15 @@ always @(*) begin
   end
   // repeat flags on the non-zeros after the first
   rep = 32'd0;
-  rk = 6'd0;
+  rk = 5'd0;
   seen = 1'b0;
-  tr = blk >> r_off;
-  bit1 = 32'd0;
+  tr = blk[{{4'd0, r_off}} +: 32];
   if (rep_f) begin
     for (j = 0; j < 32; j = j + 1) begin
       if (nz[j]) begin
         if (seen) begin
-          bit1 = tr[31:0] >> rk;
-          rep[j] = bit1[0];
-          rk = rk + 6'd1;
+          rep[j] = tr[rk];
+          rk = rk + 5'd1;
         end
         seen = 1'b1;
       end
@@ -331,28 +329,26 @@ always @(*) begin
   kc = pc32(keep);
   fwv = raw ? width : fw;
   shv = 6'd32 - fwv;
-  fbase = raw ? {{8'd0, ml}} : {{5'd0, f_off}};
+  fbase = raw ? {{7'd0, ml}} : {{4'd0, f_off}};
   // inverse stride: field q at q*F -> lane q
-  tq = 1024'd0;
-  te = blk >> fbase;
-  v = te[1023:0];
+  v = blk[fbase +: 1024];
   for (s = 4; s >= 0; s = s - 1) begin
     fs = {{6'd0, fwv}} << s;
     for (j = 0; j < 1024; j = j + 1) begin
-      o = j % (64 << s);
+      gmask = (12'd64 << s) - 12'd1;
+      o = j[11:0] & gmask;
       lo[j] = (o < fs);
       hi[j] = (o >= fs) && (o < (fs << 1));
     end
     v = (v & lo) | ((v & hi) << ({{6'd0, shv}} << s));
   end
   // per compacted lane: the element
-  eoff = {{5'd0, f_off}} + {{6'd0, kc}} * {{6'd0, fwv}};
-  te = blk >> eoff;
-  ev0 = te[7:0] & emask;
-  te = te >> exp_bits;
-  ev1 = te[7:0] & emask;
-  te = te >> exp_bits;
-  ev2 = te[7:0] & emask;
+  eoff = {{4'd0, f_off}} + {{5'd0, kc}} * {{5'd0, fwv}};
+  eoff1 = eoff + {{7'd0, exp_bits}};
+  eoff2 = eoff1 + {{7'd0, exp_bits}};
+  ev0 = blk[eoff +: 8] & emask;
+  ev1 = blk[eoff1 +: 8] & emask;
+  ev2 = blk[eoff2 +: 8] & emask;
   kmask = (8'd1 << k) - 8'd1;
   escapes = (k != 4'd0) && (k < exp_bits);
   mmask = (32'd1 << man_bits) - 32'd1;
@@ -364,10 +360,8 @@ always @(*) begin
     fx = v[j*32 +: 32];
     if (raw || !float) wq = fx & wmask;
     else begin
-      tq[31:0] = fx >> ({{4'd0, man_bits}} + {{8'd0, sgn}});
-      off = tq[7:0] & kmask;
-      tq[31:0] = fx >> man_bits;
-      sgnb = sgn & tq[0];
+      off = fx[(man_bits + {{4'd0, sgn}}) +: 8] & kmask;
+      sgnb = sgn & fx[man_bits];
       isesc = escapes && (off == kmask);
       expv = mx - off;
       if (isesc) begin
@@ -375,7 +369,7 @@ always @(*) begin
         if (j < kc) nt = nt + 6'd1;
       end else if (j < kc && off > mx) err = 1'b1;
       expv = expv & emask;
-      wq = ({{31'd0, sgnb}} << ({{4'd0, exp_bits}} + {{1'd0, man_bits}})) | ({{24'd0, expv}} << man_bits) | (fx & mmask);
+      wq = ({{31'd0, sgnb}} << ({{2'd0, exp_bits}} + {{1'd0, man_bits}})) | ({{24'd0, expv}} << man_bits) | (fx & mmask);
     end
     if (coded && j < kc && wq == 32'd0) err = 1'b1;
     wl[j*32 +: 32] = wq;
@@ -387,8 +381,7 @@ always @(*) begin
     for (j = 0; j < 32; j = j + 1) begin
       if (keep[j]) c = c + 6'd1;
       if (nz[j] && c != 6'd0) begin
-        tq = wl >> ({{4'd0, c - 6'd1}} * 10'd32);
-        data[j*32 +: 32] = tq[31:0];
+        data[j*32 +: 32] = wl[{{c[4:0] - 5'd1, 5'd0}} +: 32];
       end
     end
   end
@@ -396,12 +389,9 @@ always @(*) begin
 end
 "#,
         fields = hdr_unpack().replace("wire [0:0] rep =", "wire [0:0] rep_f ="),
-        bm = BLK - 1,
         lmax = 1u32 << lcb,
         pad_c = 32 - lcb,
         lcb1 = lcb - 1,
-        lib1 = lib - 1,
         pad_s = 32 - ge,
-        ge1 = ge - 1,
     )
 }
