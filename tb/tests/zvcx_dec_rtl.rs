@@ -50,7 +50,7 @@ fn cut(rng: &mut XorShift64, data: &[u8], t: ElemType) -> Vec<(Vec<u8>, usize)> 
 fn corpus_tensors_decode_bit_exact() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
     let mut rng = XorShift64::new(0xc0ffee);
-    let (mut blocks, mut cycles, mut tensors) = (0u64, 0u64, 0);
+    let (mut blocks, mut cycles, mut full_blocks, mut tensors) = (0u64, 0u64, 0u64, 0);
     let mut types = std::collections::BTreeSet::new();
     for (i, e) in corpus.entries().iter().enumerate() {
         let bytes = corpus.read(e).expect("tensor verifies");
@@ -87,12 +87,17 @@ fn corpus_tensors_decode_bit_exact() {
             blocks += out.blocks;
             if seed == 0 {
                 cycles += out.cycles;
+                full_blocks += out.blocks;
             }
             types.insert(ty.name());
             tensors += 1;
         }
     }
-    println!("{tensors} tensor runs, {blocks} blocks; types {types:?}; {cycles} cycles at full rate");
+    println!(
+        "{tensors} tensor runs, {blocks} blocks; types {types:?}; always valid/ready: \
+         {full_blocks} blocks in {cycles} cycles ({:.3} blocks/cycle)",
+        full_blocks as f64 / cycles.max(1) as f64
+    );
     assert!(tensors >= 150 && types.len() == 8, "{tensors} runs, types {types:?}");
 }
 
@@ -202,4 +207,28 @@ fn mixed_types_stream_back_to_back() {
         assert!(!out.error);
         assert_eq!(out.data, datas, "seed {seed}");
     }
+}
+
+/// One block per cycle: sparse 4 KiB f32 chunks (blocks well under a word) back to back,
+/// always valid and ready, come out at (almost) a block per cycle; the pipeline's fill and
+/// the chunk boundaries are the only bubbles.
+#[test]
+fn sparse_chunks_stream_at_a_block_per_cycle() {
+    let mut rng = XorShift64::new(9);
+    let t = ElemType::F32;
+    let chunks: Vec<Chunk> = (0..64)
+        .map(|_| {
+            let data = random_chunk(&mut rng, t, 1024, 60);
+            Chunk {
+                payload: encode(&data, t).unwrap(),
+                ty: t,
+                elems: 1024,
+            }
+        })
+        .collect();
+    let out = run(&chunks, 0).unwrap();
+    assert!(!out.error);
+    let rate = out.blocks as f64 / out.cycles as f64;
+    println!("{} blocks in {} cycles: {rate:.3} blocks/cycle", out.blocks, out.cycles);
+    assert!(rate >= 0.95, "{rate:.3} blocks/cycle");
 }
