@@ -128,7 +128,8 @@ pub fn run(chunks: &[Chunk], seed: u64) -> Result<Outcome, TbError> {
     set(d, p.rst, 0);
     let (mut src, mut sink) = (Traffic::seeded(seed, 1), Traffic::seeded(seed, 2));
     let total_blocks: usize = chunks.iter().map(|c| c.elems.div_ceil(32)).sum();
-    let mut dog = Watchdog::new(40 * (words.len() + total_blocks) as u64 + 1000).with_idle_limit(2000);
+    let mut dog =
+        Watchdog::new(40 * (words.len() + total_blocks) as u64 + 1000).with_idle_limit(2000);
     let mut out = Outcome {
         data: vec![vec![]; chunks.len()],
         ..Outcome::default()
@@ -137,7 +138,13 @@ pub fn run(chunks: &[Chunk], seed: u64) -> Result<Outcome, TbError> {
     let mut offered = false;
     let mut held_out: Option<Vec<u32>> = None;
     loop {
-        dog.tick(|| format!("word {wi} of {}, chunk {oc} of {} out", words.len(), chunks.len()))?;
+        dog.tick(|| {
+            format!(
+                "word {wi} of {}, chunk {oc} of {} out",
+                words.len(),
+                chunks.len()
+            )
+        })?;
         // A word once offered stays offered until taken.
         offered = wi < words.len() && (offered || src.next_on());
         if wi < words.len() {
@@ -188,7 +195,9 @@ pub fn run(chunks: &[Chunk], seed: u64) -> Result<Outcome, TbError> {
                 let eb = ch.ty.width().bytes();
                 let left = ch.elems - out.data[oc].len() / eb;
                 if len != left.min(32) {
-                    return Err(TbError::Protocol(format!("out_len {len}, {left} elements left")));
+                    return Err(TbError::Protocol(format!(
+                        "out_len {len}, {left} elements left"
+                    )));
                 }
                 if o.iter().skip(len).any(|&x| x != 0) {
                     return Err(TbError::Protocol("a lane past out_len is not zero".into()));
@@ -200,7 +209,9 @@ pub fn run(chunks: &[Chunk], seed: u64) -> Result<Outcome, TbError> {
                 dog.progress();
                 let last = get(d, p.out_last) == 1;
                 if last != (len == left) {
-                    return Err(TbError::Protocol(format!("out_last {last} with {left} left")));
+                    return Err(TbError::Protocol(format!(
+                        "out_last {last} with {left} left"
+                    )));
                 }
                 if last {
                     oc += 1;

@@ -71,7 +71,12 @@ fn corpus_tensors_decode_bit_exact() {
                 .collect();
             let seed = (i % 5) as u64;
             let out = run(&chunks, seed).unwrap_or_else(|err| panic!("{}: {err}", e.name()));
-            assert!(!out.error, "{} as {}: error on a valid payload", e.name(), ty.name());
+            assert!(
+                !out.error,
+                "{} as {}: error on a valid payload",
+                e.name(),
+                ty.name()
+            );
             let mut at = 0;
             for (c, o) in chunks.iter().zip(&out.data) {
                 let n = c.elems * ty.width().bytes();
@@ -98,7 +103,10 @@ fn corpus_tensors_decode_bit_exact() {
          {full_blocks} blocks in {cycles} cycles ({:.3} blocks/cycle)",
         full_blocks as f64 / cycles.max(1) as f64
     );
-    assert!(tensors >= 150 && types.len() == 8, "{tensors} runs, types {types:?}");
+    assert!(
+        tensors >= 150 && types.len() == 8,
+        "{tensors} runs, types {types:?}"
+    );
 }
 
 /// A random chunk of `t`: clustered exponents, repeats, `zero_pct` zeros.
@@ -153,7 +161,11 @@ fn damaged_payloads_get_the_models_verdict() {
                 let extra = rng.bytes(k);
                 p.extend(extra);
             }
-            4 => p.push(if rng.chance(50) { 0 } else { 1 << (rng.next() % 8) }),
+            4 => p.push(if rng.chance(50) {
+                0
+            } else {
+                1 << (rng.next() % 8)
+            }),
             _ => {
                 // Padding bits: flip one above the last block's end, if any.
                 let last = p.len() - 1;
@@ -229,6 +241,9 @@ fn sparse_chunks_stream_at_a_block_per_cycle() {
     let out = run(&chunks, 0).unwrap();
     assert!(!out.error);
     let rate = out.blocks as f64 / out.cycles as f64;
-    println!("{} blocks in {} cycles: {rate:.3} blocks/cycle", out.blocks, out.cycles);
+    println!(
+        "{} blocks in {} cycles: {rate:.3} blocks/cycle",
+        out.blocks, out.cycles
+    );
     assert!(rate >= 0.95, "{rate:.3} blocks/cycle");
 }

@@ -16,10 +16,14 @@ const BW: usize = BUF / 64;
 fn shr(q: &[u64; BW], n: usize) -> [u64; BW] {
     let mut r = [0u64; BW];
     let (w, b) = (n / 64, n % 64);
-    for i in 0..BW {
+    for (i, x) in r.iter_mut().enumerate() {
         let lo = q.get(i + w).copied().unwrap_or(0);
         let hi = q.get(i + w + 1).copied().unwrap_or(0);
-        r[i] = if b == 0 { lo } else { (lo >> b) | (hi << (64 - b)) };
+        *x = if b == 0 {
+            lo
+        } else {
+            (lo >> b) | (hi << (64 - b))
+        };
     }
     r
 }

@@ -219,7 +219,10 @@ fn verilog_body() -> String {
                 pl + 1
             )
         };
-        deltas += &format!("          {}: begin {body} end\n", casez_label(c.prefix, db));
+        deltas += &format!(
+            "          {}: begin {body} end\n",
+            casez_label(c.prefix, db)
+        );
     }
     let el = DELTA_ESCAPE.len();
     deltas += &format!(

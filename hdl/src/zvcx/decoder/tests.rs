@@ -117,7 +117,11 @@ fn damage(rng: &mut XorShift64, payload: &[u8]) -> Vec<u8> {
             let k = 1 + rng.next() as usize % 3;
             d.extend(rng.bytes(k));
         }
-        _ => d.push(if rng.chance(50) { 0 } else { 1 << (rng.next() % 8) }),
+        _ => d.push(if rng.chance(50) {
+            0
+        } else {
+            1 << (rng.next() % 8)
+        }),
     }
     d
 }
@@ -166,7 +170,11 @@ fn run(chunks: &[(Vec<u8>, ElemType, usize)], pct: (u64, u64), seed: u64) -> (Ve
     for (c, (p, _, _)) in chunks.iter().enumerate() {
         let k = p.len().div_ceil(word);
         for i in 0..k {
-            words.push((c, p[i * word..((i + 1) * word).min(p.len())].to_vec(), i + 1 == k));
+            words.push((
+                c,
+                p[i * word..((i + 1) * word).min(p.len())].to_vec(),
+                i + 1 == k,
+            ));
         }
     }
     let mut out: Vec<Vec<u8>> = vec![vec![]; chunks.len()];
@@ -231,7 +239,10 @@ fn run(chunks: &[(Vec<u8>, ElemType, usize)], pct: (u64, u64), seed: u64) -> (Ve
             return (out, err);
         }
     }
-    panic!("stuck: {wi} of {} words in, {oc} chunks out, error {err}", words.len());
+    panic!(
+        "stuck: {wi} of {} words in, {oc} chunks out, error {err}",
+        words.len()
+    );
 }
 
 #[test]

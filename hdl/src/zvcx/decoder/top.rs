@@ -32,8 +32,7 @@ use crate::prims::{EnReg, ZeroExtend};
 use crate::zvcx::ElemParams;
 
 /// Port documentation of [`ZvcxDecompressor`] (its fields' `///` comments).
-pub static DECOMPRESSOR_PORTS: PortDocs =
-    PortDocs::new(include_str!("top.rs"), "ZvcxDecompressor");
+pub static DECOMPRESSOR_PORTS: PortDocs = PortDocs::new(include_str!("top.rs"), "ZvcxDecompressor");
 
 /// The ZVC-X block decompressor (see the module docs).
 #[derive(LogicBlock)]

@@ -47,7 +47,11 @@ pub fn unpack(
     p: &Elem,
 ) -> ([u32; 32], bool, u32) {
     let mut v = [0u32; 32];
-    let all = if blen >= 32 { u32::MAX } else { (1 << blen) - 1 };
+    let all = if blen >= 32 {
+        u32::MAX
+    } else {
+        (1 << blen) - 1
+    };
     if h.zero == 1 {
         return (v, false, prev);
     }
@@ -65,7 +69,11 @@ pub fn unpack(
             let mut nz = 0u32;
             let mut last = 0;
             for j in 0..=get(b, ml, LIST_COUNT_BITS) {
-                let idx = get(b, ml + LIST_COUNT_BITS + LIST_INDEX_BITS * j, LIST_INDEX_BITS);
+                let idx = get(
+                    b,
+                    ml + LIST_COUNT_BITS + LIST_INDEX_BITS * j,
+                    LIST_INDEX_BITS,
+                );
                 err |= j > 0 && idx <= last;
                 last = idx;
                 nz |= 1 << idx;
