@@ -246,3 +246,65 @@ pub fn run(chunks: &[Chunk], seed: u64) -> Result<Outcome, TbError> {
         }
     }
 }
+
+/// One input word as driven on the ports, for words the format's word rules forbid.
+#[derive(Clone, Debug)]
+pub struct RawWord {
+    /// Payload bytes (at most 128 are driven).
+    pub bytes: Vec<u8>,
+    /// The `in_bytes` value driven (may disagree with `bytes`).
+    pub in_bytes: u64,
+    /// `in_last`.
+    pub last: bool,
+    /// `in_elems`.
+    pub elems: u64,
+    /// Element type.
+    pub ty: ElemType,
+}
+
+/// Offers `words` back to back with `out_ready` high; returns whether `error` rose. Fails if
+/// a word is not taken within the cycle limit (after an error every word must be taken).
+pub fn run_words(words: &[RawWord]) -> Result<bool, TbError> {
+    let mut dut = new_dut(MODULE).map_err(|e| TbError::Protocol(e.to_string()))?;
+    let p = bind(dut.as_ref())?;
+    let d = dut.as_mut();
+    set(d, p.rst, 1);
+    set(d, p.in_valid, 0);
+    set(d, p.out_ready, 1);
+    for _ in 0..2 {
+        d.eval();
+        d.tick();
+    }
+    set(d, p.rst, 0);
+    let mut dog = Watchdog::new(64 * words.len() as u64 + 64);
+    let (mut wi, mut error) = (0, false);
+    while wi < words.len() {
+        dog.tick(|| format!("word {wi} of {} not taken", words.len()))?;
+        let w = &words[wi];
+        let mut data = [0u32; 32];
+        for (j, b) in w.bytes.iter().take(128).enumerate() {
+            data[j / 4] |= u32::from(*b) << (8 * (j % 4));
+        }
+        let (ty, el) = type_codes(w.ty);
+        d.set_words(p.in_data, &data).expect("bound port");
+        set(d, p.ty, ty);
+        set(d, p.elem, el);
+        set(d, p.in_bytes, w.in_bytes);
+        set(d, p.in_last, u64::from(w.last));
+        set(d, p.in_elems, w.elems);
+        set(d, p.in_valid, 1);
+        d.eval();
+        error |= get(d, p.error) == 1;
+        if get(d, p.in_ready) == 1 {
+            wi += 1;
+        }
+        d.tick();
+    }
+    set(d, p.in_valid, 0);
+    for _ in 0..8 {
+        d.eval();
+        error |= get(d, p.error) == 1;
+        d.tick();
+    }
+    Ok(error)
+}

@@ -247,3 +247,61 @@ fn sparse_chunks_stream_at_a_block_per_cycle() {
     );
     assert!(rate >= 0.95, "{rate:.3} blocks/cycle");
 }
+
+/// The word rules: `in_bytes` 0 or above 128, a short word that is not the chunk's last, a
+/// chunk of 0 or more than 2^24 elements each raise `error`, and every word is still taken;
+/// the same chunk with well-formed words does not.
+#[test]
+fn malformed_words_raise_error_and_never_hang() {
+    use cdma_tb::zvcx_dec::{run_words, RawWord};
+    let mut rng = XorShift64::new(3);
+    let t = ElemType::Bf16;
+    let data = random_chunk(&mut rng, t, 200, 0);
+    let p = encode(&data, t).unwrap();
+    assert!(p.len() > 256, "needs three words");
+    let words = |mutate: &dyn Fn(usize, &mut RawWord)| -> Vec<RawWord> {
+        let k = p.len().div_ceil(128);
+        (0..k)
+            .map(|i| {
+                let b = p[i * 128..((i + 1) * 128).min(p.len())].to_vec();
+                let mut w = RawWord {
+                    in_bytes: b.len() as u64,
+                    bytes: b,
+                    last: i + 1 == k,
+                    elems: 200,
+                    ty: t,
+                };
+                mutate(i, &mut w);
+                w
+            })
+            .collect()
+    };
+    assert!(!run_words(&words(&|_, _| {})).unwrap(), "well-formed words");
+    let cases: [(&str, &dyn Fn(usize, &mut RawWord)); 6] = [
+        ("in_bytes 0", &|i, w| {
+            if i == 1 {
+                w.in_bytes = 0;
+            }
+        }),
+        ("in_bytes 129", &|i, w| {
+            if i == 0 {
+                w.in_bytes = 129;
+            }
+        }),
+        ("in_bytes 255", &|i, w| {
+            if i == 2 {
+                w.in_bytes = 255;
+            }
+        }),
+        ("short word not last", &|i, w| {
+            if i == 0 {
+                w.in_bytes = 100;
+            }
+        }),
+        ("0 elements", &|_, w| w.elems = 0),
+        ("2^24 + 1 elements", &|_, w| w.elems = (1 << 24) + 1),
+    ];
+    for (name, m) in cases {
+        assert!(run_words(&words(m)).unwrap(), "{name}: no error");
+    }
+}
