@@ -5,9 +5,8 @@
 //! * [`ElemParams`]: the element type's widths, from the spec's table.
 //! * [`decoder`]: the block decoder [`ZvcxDecompressor`].
 
+pub mod decoder;
 mod elem_params;
 
-pub use elem_params::{params_of, ElemParams};
-pub mod decoder;
-
 pub use decoder::ZvcxDecompressor;
+pub use elem_params::{params_of, ElemParams};
