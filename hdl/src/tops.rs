@@ -103,6 +103,33 @@ pub fn dma_tops() -> Vec<Top> {
         .clone()
 }
 
+/// The ZVC-X tops, one datapath for every element type at one 32-element block per cycle:
+/// the block compressor `cdma_zvcx_compressor` and decompressor `cdma_zvcx_decompressor`
+/// (generated once per process, like [`tops`]).
+pub fn zvcx_tops() -> Vec<Top> {
+    static CACHE: OnceLock<Vec<Top>> = OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            vec![
+                make_top_from(
+                    crate::zvcx::ZvcxCompressor::default(),
+                    "cdma_zvcx_compressor",
+                    "ZVC-X, every element type",
+                    &crate::zvcx::ZVCX_COMPRESSOR_PORTS,
+                    vec![("B".into(), BLOCK_ELEMS as u64)],
+                ),
+                make_top_from(
+                    crate::zvcx::ZvcxDecompressor::default(),
+                    "cdma_zvcx_decompressor",
+                    "ZVC-X, every element type",
+                    &crate::zvcx::decoder::DECOMPRESSOR_PORTS,
+                    vec![("B".into(), BLOCK_ELEMS as u64)],
+                ),
+            ]
+        })
+        .clone()
+}
+
 /// The element width of a ZVC top (`cdma_zvc_…_e{E}`), `None` for any other top.
 pub fn zvc_elem_bits(t: &Top) -> Option<u32> {
     if !t.module.starts_with("cdma_zvc_") {
@@ -114,25 +141,8 @@ pub fn zvc_elem_bits(t: &Top) -> Option<u32> {
         .map(|&(_, v)| v as u32)
 }
 
-/// The ZVC-X tops: the block compressor `cdma_zvcx_compressor` (every element type, one
-/// 32-element block per cycle; generated once per process, like [`tops`]).
-pub fn zvcx_tops() -> Vec<Top> {
-    static CACHE: OnceLock<Vec<Top>> = OnceLock::new();
-    CACHE
-        .get_or_init(|| {
-            vec![make_top_from(
-                crate::zvcx::ZvcxCompressor::default(),
-                "cdma_zvcx_compressor",
-                "ZVC-X, every element type",
-                &crate::zvcx::ZVCX_COMPRESSOR_PORTS,
-                vec![("B".into(), BLOCK_ELEMS as u64)],
-            )]
-        })
-        .clone()
-}
-
-/// All tops: [`tops`] for E = 8, 16, 32, then the DMA engine tops ([`dma_tops`]), then the
-/// ZVC-X tops ([`zvcx_tops`]).
+/// All tops: [`tops`] for E = 8, 16, 32, the DMA engine tops ([`dma_tops`]), the ZVC-X tops
+/// ([`zvcx_tops`]).
 pub fn all_tops() -> Vec<Top> {
     let mut v: Vec<Top> = ELEM_WIDTHS.iter().flat_map(|&e| tops(e)).collect();
     v.extend(dma_tops());

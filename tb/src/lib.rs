@@ -13,6 +13,7 @@
 //! - DMA engine end to end: [`dma_scenario`] (memory image + descriptor chain + the golden
 //!   model's expectation), [`dma_faults`] (one scenario per fault, throughput, abort),
 //!   [`dma_check`] (comparison), [`dma`] (the bench and runner), [`dma_cases`] (case lists).
+//! - [`zvcx_dec`]: the ZVC-X decoder's stream driver.
 
 pub mod adapters;
 pub mod axi;
@@ -28,4 +29,5 @@ pub mod regress;
 pub mod traffic;
 pub mod watchdog;
 pub mod zvc;
+pub mod zvcx_dec;
 pub mod zvcx_enc;

@@ -9,7 +9,9 @@
 //! * [`ZvcxScatter`]: blocks back into bus beats.
 //! * [`WordToBeats`]: the codec's 128-byte words as bus beats (the gatherer at 32-bit
 //!   elements goes the other way).
+//! * [`decoder`]: the block decoder [`ZvcxDecompressor`].
 
+pub mod decoder;
 mod elem_params;
 pub mod encoder;
 mod gather;
@@ -23,6 +25,7 @@ mod scatter;
 #[cfg(test)]
 mod scatter_tests;
 
+pub use decoder::ZvcxDecompressor;
 pub use elem_params::{params_of, ElemParams};
 pub use encoder::{ZvcxCompressor, ZVCX_COMPRESSOR_PORTS};
 pub use gather::{gather_block, place_bytes, BlockPlace, ZvcxGather, GATHER_PORTS};
