@@ -106,8 +106,7 @@ macro_rules! controller_logic {
                     & self.ck_ready.val()
                     & self.fits.val()
                     & self.idx_room.val();
-                // The word shifted into the write beat (Fill): a header word, the status
-                // words, or none.
+                // The word shifted into the write beat (Fill): header, status words or none.
                 self.word.next = self.zero32.val();
                 self.wvalid.next = self.w.q.val() < self.lim.q.val();
                 if self.w.q.val() < self.hdr_words.val() {
