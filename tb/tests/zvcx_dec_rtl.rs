@@ -7,7 +7,10 @@ use cdma_corpus::{Corpus, Dtype};
 use cdma_model::rng::XorShift64;
 use cdma_model::zvcx::{decode, encode};
 use cdma_model::ElemType;
-use cdma_tb::zvcx_dec::{run, Chunk};
+use cdma_tb::zvcx_dec::{run, Chunk, RawWord};
+
+/// Changes word `i` of a stream (a word-rule test case).
+type WordMutation = dyn Fn(usize, &mut RawWord);
 
 fn type_of(d: Dtype) -> ElemType {
     match d {
@@ -253,7 +256,7 @@ fn sparse_chunks_stream_at_a_block_per_cycle() {
 /// the same chunk with well-formed words does not.
 #[test]
 fn malformed_words_raise_error_and_never_hang() {
-    use cdma_tb::zvcx_dec::{run_words, RawWord};
+    use cdma_tb::zvcx_dec::run_words;
     let mut rng = XorShift64::new(3);
     let t = ElemType::Bf16;
     let data = random_chunk(&mut rng, t, 200, 0);
@@ -277,7 +280,7 @@ fn malformed_words_raise_error_and_never_hang() {
             .collect()
     };
     assert!(!run_words(&words(&|_, _| {})).unwrap(), "well-formed words");
-    let cases: [(&str, &dyn Fn(usize, &mut RawWord)); 6] = [
+    let cases: [(&str, &WordMutation); 6] = [
         ("in_bytes 0", &|i, w| {
             if i == 1 {
                 w.in_bytes = 0;
