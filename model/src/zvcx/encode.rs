@@ -24,8 +24,33 @@ use super::Params;
 const BLOCK: usize = BLOCK_ELEMS as usize;
 
 /// Appends the ZVC-X payload of `data` (whole elements of `B` bytes with `E` exponent and
-/// `M` mantissa bits) to `out`.
+/// `M` mantissa bits) to `out`: with the AVX2 block scan where the CPU has it (and
+/// `CDMA_MODEL_FORCE_SCALAR` is unset), else the portable one; both write the same bits.
 pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = super::x86::Avx2::detect() {
+        return avx2.encode_chunk::<B, E, M>(data, out);
+    }
+    encode_chunk_with::<B, E, M, false>(data, out);
+}
+
+/// [`encode_chunk`] with the portable block scan, whatever the CPU: for the tests that hold
+/// the two scans to the same bits.
+#[cfg(test)]
+pub(super) fn encode_chunk_portable<const B: usize, const E: u32, const M: u32>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    encode_chunk_with::<B, E, M, false>(data, out);
+}
+
+/// The encoder proper; `SIMD`: the block scan is [`super::x86::scan`] (only instantiated
+/// true inside an AVX2-enabled function, which that scan needs).
+#[inline(always)]
+pub(super) fn encode_chunk_with<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     data: &[u8],
     out: &mut Vec<u8>,
 ) {
@@ -39,10 +64,11 @@ pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
     let blocks = data.chunks_exact(BLOCK * B);
     let rest = blocks.remainder();
     for block in blocks {
-        encode_block::<B, E, M>(&mut w, &load::<B>(block), BLOCK as u32, &mut prev);
+        encode_block::<B, E, M, SIMD>(&mut w, &load::<B>(block), BLOCK as u32, &mut prev);
     }
     if !rest.is_empty() {
-        encode_block::<B, E, M>(&mut w, &load::<B>(rest), (rest.len() / B) as u32, &mut prev);
+        let len = (rest.len() / B) as u32;
+        encode_block::<B, E, M, SIMD>(&mut w, &load::<B>(rest), len, &mut prev);
     }
     w.finish();
 }
@@ -61,16 +87,16 @@ fn load<const B: usize>(block: &[u8]) -> [u32; BLOCK] {
 
 /// What the costing needs about one set of elements to be stored (all non-zeros, or the
 /// kept ones when repeat flags are used).
-#[derive(Clone, Copy)]
-struct Fields {
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Fields {
     /// How many.
-    count: u32,
+    pub(super) count: u32,
     /// Byte `k` (1 ≤ k < e): how many escape at offset width `k` (sums of [`ESCAPES_AT`]).
-    escapes: u64,
+    pub(super) escapes: u64,
     /// OR of their exponent offsets: 0 iff every exponent is the largest (k = 0 allowed).
-    offsets: u32,
+    pub(super) offsets: u32,
     /// Repeat-flag bits before the fields.
-    flags: u32,
+    pub(super) flags: u32,
 }
 
 /// The cheapest body (repeat flags + fields + escaped exponents) of `f` and its `k`, the
@@ -168,19 +194,54 @@ fn max_exp_code<const E: u32>(max_exp: u32, prev: Option<u32>) -> (u64, u32) {
     }
 }
 
-/// Encodes one block of `len` (1..=32) elements `v[..len]` (the rest 0). `prev`: the largest
-/// exponent of the chunk's previous coded block, updated when this one is coded.
+/// What the costing and the writing need from one block's lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Scan {
+    /// Non-zero mask: bit `i` set iff element `i` is not 0 (never 0: an all-zero block has
+    /// no scan).
+    pub(super) nz: u32,
+    /// The largest exponent (0 for raw types).
+    pub(super) max_exp: u32,
+    /// 1 iff some element has its sign bit set (always 0 for raw types).
+    pub(super) sgn: u32,
+    /// Bit `j`: the `j`-th non-zero equals the one before it (bit 0 never set).
+    pub(super) rep: u32,
+    /// Summary of all non-zeros.
+    pub(super) all: Fields,
+    /// Summary of the non-zeros kept with repeat flags (all but the repeats); its escapes
+    /// and offsets are only filled in when there are repeats (the repeat choice is not
+    /// costed otherwise).
+    pub(super) kept: Fields,
+}
+
+/// Scans block `v` (its unused lanes 0): None if every element is 0, else the [`Scan`],
+/// with the non-zeros compacted in order into `cbuf[1..=n]` (`cbuf[0]` 0, lanes past `n`
+/// unspecified). `SIMD`: with the AVX2 kernel (the caller is AVX2-enabled).
 #[inline(always)]
-fn encode_block<const B: usize, const E: u32, const M: u32>(
-    w: &mut BitWriter,
+fn scan<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     v: &[u32; BLOCK],
-    len: u32,
-    prev: &mut Option<u32>,
-) {
+    cbuf: &mut [u32; BLOCK + 1],
+) -> Option<Scan> {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
+        // whose token proves AVX2 (and the other features `x86::scan` enables) are present.
+        return unsafe { super::x86::scan::<B, E, M>(v, cbuf) };
+    }
+    scan_portable::<B, E, M>(v, cbuf)
+}
+
+/// The portable [`scan`]: one branch-free pass over all lanes that the compiler vectorizes
+/// (non-zero mask; largest magnitude, whose exponent is the block's largest as the
+/// exponent sits above the mantissa and zeros add nothing; OR of every element for the
+/// sign), then one pass over the non-zeros that compacts them and sums one [`ESCAPES_AT`]
+/// entry and ORs the offset of each, and one over the kept ones when there are repeats.
+#[inline(always)]
+pub(super) fn scan_portable<const B: usize, const E: u32, const M: u32>(
+    v: &[u32; BLOCK],
+    cbuf: &mut [u32; BLOCK + 1],
+) -> Option<Scan> {
     let p = const { Params::new(B, E, M) };
-    // All 32 lanes, no branches: the non-zero mask; the largest magnitude, whose exponent is
-    // the block's largest (the exponent sits above the mantissa, and zeros add nothing); the
-    // OR of every element, whose sign bit is set iff some element's is.
     let (mut mag, mut any) = (0u32, 0u32);
     let mut is_nz = [0u8; BLOCK];
     for (f, &x) in is_nz.iter_mut().zip(v) {
@@ -190,17 +251,12 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
     }
     let nz = mask_of(&is_nz);
     if nz == 0 {
-        w.put_code(MODE_CODES.zero);
-        return;
+        return None;
     }
     let n = nz.count_ones();
     let max_exp = p.exp_of(mag);
     let sgn = if p.float { (any >> (E + M)) & 1 } else { 0 };
-
-    // The non-zeros in order, compacted into `c`, with the summary of their exponent
-    // offsets (one table load and add, one OR each); `rep` bit j: the j-th non-zero equals
-    // the one before.
-    let mut c = [0u32; BLOCK];
+    let c = &mut cbuf[1..];
     let mut all = Fields {
         count: n,
         escapes: 0,
@@ -222,8 +278,6 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
         }
     }
     let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
-    // The non-zeros stored with repeat flags: all but the repeats (summarized only when
-    // there are repeats, the repeat choice is not costed otherwise).
     let mut kept = Fields {
         count: n - rep.count_ones(),
         escapes: 0,
@@ -239,7 +293,44 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
             kept.offsets |= off;
         }
     }
+    Some(Scan {
+        nz,
+        max_exp,
+        sgn,
+        rep,
+        all,
+        kept,
+    })
+}
 
+/// Encodes one block of `len` (1..=32) elements `v[..len]` (the rest 0). `prev`: the largest
+/// exponent of the chunk's previous coded block, updated when this one is coded.
+#[inline(always)]
+fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
+    w: &mut BitWriter,
+    v: &[u32; BLOCK],
+    len: u32,
+    prev: &mut Option<u32>,
+) {
+    let p = const { Params::new(B, E, M) };
+    // `cbuf[0]` stays 0 (the AVX2 scan compares each non-zero with the one before it);
+    // the non-zeros are compacted into `cbuf[1..]`.
+    let mut cbuf = [0u32; BLOCK + 1];
+    let Some(Scan {
+        nz,
+        max_exp,
+        sgn,
+        rep,
+        all,
+        kept,
+    }) = scan::<B, E, M, SIMD>(v, &mut cbuf)
+    else {
+        w.put_code(MODE_CODES.zero);
+        return;
+    };
+    let c = &cbuf[1..];
+    let n = all.count;
+    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
     let (exp_code, exp_bits) = max_exp_code::<E>(max_exp, *prev);
     let header = if p.float {
         exp_bits + p.k_bits + NESC_BITS + 1

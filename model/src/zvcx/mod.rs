@@ -15,6 +15,8 @@ mod decode;
 mod encode;
 mod error;
 mod tables;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use error::ZvcxError;
 
@@ -115,6 +117,16 @@ pub fn encode_into(data: &[u8], ty: ElemType, out: &mut Vec<u8>) -> Result<(), F
     use encode::encode_chunk;
     with_type!(ty, encode_chunk(data, out));
     Ok(())
+}
+
+/// The ZVC-X payload of `data` written with the portable block scan whatever the CPU (the
+/// tests hold it and the SIMD scan to the same bits).
+#[cfg(test)]
+fn encode_portable(data: &[u8], ty: ElemType) -> Vec<u8> {
+    let mut out = Vec::new();
+    use encode::encode_chunk_portable;
+    with_type!(ty, encode_chunk_portable(data, &mut out));
+    out
 }
 
 /// The ZVC-X payload of `data`.

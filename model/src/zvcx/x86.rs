@@ -1,0 +1,302 @@
+//! The AVX2 block scan of the ZVC-X encoder (x86-64 only, chosen at run time; the portable
+//! scan, `encode::scan_portable`, is the fallback and the tests hold both to the same
+//! result and the same bits).
+//!
+//! A block's 32 lanes (widened to 32 bits whatever the element type) are four 8-lane
+//! vectors. Compare + `movmskps` give the non-zero mask; one `vpermd` with a 256-entry index
+//! table compacts each vector's non-zeros, stored one after the other; one compare of the
+//! compacted lanes against themselves shifted by one lane gives the repeat flags. The
+//! escape summary is computed in all lanes at once: a lane's offset `o` escapes at width `k`
+//! iff `o + 1 ≥ 2^k`, i.e. iff `k ≤ L = ⌊log2(o + 1)⌋`, and `L` is the exponent of `o + 1`
+//! converted to a float; the bytes `1..=L` of the lane's 64-bit [`ESCAPES_AT`] entry are
+//! built as two 32-bit "thermometers" with variable shifts and summed across lanes (each
+//! byte counts at most 32 lanes, so the bytes never carry into each other).
+//!
+//! [`ESCAPES_AT`]: super::tables::ESCAPES_AT
+
+use std::arch::x86_64::{
+    __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castps_si256,
+    _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
+    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epi32,
+    _mm256_movemask_ps, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32,
+    _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi32, _mm_add_epi32, _mm_cvtsi128_si32,
+    _mm_max_epu32, _mm_or_si128, _mm_shuffle_epi32,
+};
+use std::sync::OnceLock;
+
+use super::encode::{encode_chunk_with, Fields, Scan};
+use super::Params;
+
+const BLOCK: usize = 32;
+
+/// Token proving the CPU has AVX2, POPCNT, BMI1 and BMI2; only [`Avx2::detect`] makes one.
+#[derive(Clone, Copy)]
+pub(super) struct Avx2(());
+
+impl Avx2 {
+    /// The token if this CPU has the features and the environment variable
+    /// `CDMA_MODEL_FORCE_SCALAR` was not set when first asked (the switch, shared with ZVC,
+    /// for measuring the portable path; read once, then cached).
+    #[inline]
+    pub(super) fn detect() -> Option<Avx2> {
+        static USE_AVX2: OnceLock<bool> = OnceLock::new();
+        let ok = *USE_AVX2.get_or_init(|| {
+            std::env::var_os("CDMA_MODEL_FORCE_SCALAR").is_none()
+                && std::is_x86_feature_detected!("avx2")
+                && std::is_x86_feature_detected!("popcnt")
+                && std::is_x86_feature_detected!("bmi1")
+                && std::is_x86_feature_detected!("bmi2")
+        });
+        ok.then_some(Avx2(()))
+    }
+
+    /// The whole encoder with the AVX2 scan, compiled with the features enabled (so the
+    /// scan inlines into it, and the rest gets `popcnt`/`tzcnt`/`shlx`).
+    #[inline]
+    pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
+        self,
+        data: &[u8],
+        out: &mut Vec<u8>,
+    ) {
+        // SAFETY: the token exists only if the CPU has every feature the function enables.
+        unsafe { encode_chunk_avx2::<B, E, M>(data, out) }
+    }
+}
+
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn encode_chunk_avx2<const B: usize, const E: u32, const M: u32>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    encode_chunk_with::<B, E, M, true>(data, out);
+}
+
+/// `vpermd` indices compacting the lanes set in the index (8 bits) to the front, in order,
+/// as eight 4-bit lane numbers (lane `j`'s source in bits `4j..4j+4`; unused lanes 0).
+const COMPACT: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut lane, mut j, mut idx) = (0, 0, 0u32);
+        while lane < 8 {
+            if (m >> lane) & 1 == 1 {
+                idx |= lane << (4 * j);
+                j += 1;
+            }
+            lane += 1;
+        }
+        t[m as usize] = idx;
+        m += 1;
+    }
+    t
+};
+
+/// The AVX2 version of `encode::scan_portable`: the same result, the same compacted lanes
+/// `cbuf[1..=n]` (lanes past `n` hold other lanes of the block); `cbuf[0]` must be 0.
+///
+/// # Safety
+/// The CPU must have AVX2, POPCNT, BMI1 and BMI2.
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+pub(super) unsafe fn scan<const B: usize, const E: u32, const M: u32>(
+    v: &[u32; BLOCK],
+    cbuf: &mut [u32; BLOCK + 1],
+) -> Option<Scan> {
+    let p = const { Params::new(B, E, M) };
+    // SAFETY (loads and stores): every access is 8 lanes inside `v` (at 0, 8, 16, 24) or
+    // `cbuf` (at most at 25: 1 + the non-zeros of the first three vectors, ≤ 24).
+    let zero = _mm256_setzero_si256();
+    let (mut x, mut is_zero) = ([zero; 4], [zero; 4]);
+    for i in 0..4 {
+        x[i] = unsafe { _mm256_loadu_si256(v.as_ptr().add(8 * i).cast()) };
+        is_zero[i] = _mm256_cmpeq_epi32(x[i], zero);
+    }
+    let mut nz = 0u32;
+    for (i, z) in is_zero.iter().enumerate() {
+        nz |= (!_mm256_movemask_ps(_mm256_castsi256_ps(*z)) as u32 & 0xFF) << (8 * i);
+    }
+    if nz == 0 {
+        return None;
+    }
+    let n = nz.count_ones();
+    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
+
+    // Compaction: each vector's non-zeros right after the previous vector's.
+    let nibble_shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
+    let mut at = 1usize;
+    for (i, &x) in x.iter().enumerate() {
+        let m = (nz >> (8 * i)) & 0xFF;
+        let idx = _mm256_srlv_epi32(_mm256_set1_epi32(COMPACT[m as usize] as i32), nibble_shifts);
+        let idx = _mm256_and_si256(idx, _mm256_set1_epi32(7));
+        let packed = _mm256_permutevar8x32_epi32(x, idx);
+        unsafe { _mm256_storeu_si256(cbuf.as_mut_ptr().add(at).cast(), packed) };
+        at += m.count_ones() as usize;
+    }
+    // Repeat flags: compacted lane j against lane j − 1 (`cbuf[0]` = 0 never equals the
+    // first non-zero).
+    let mut rep = 0u32;
+    for i in 0..4 {
+        let (a, b) = unsafe {
+            (
+                _mm256_loadu_si256(cbuf.as_ptr().add(1 + 8 * i).cast()),
+                _mm256_loadu_si256(cbuf.as_ptr().add(8 * i).cast()),
+            )
+        };
+        let eq = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))) as u32;
+        rep |= (eq & 0xFF) << (8 * i);
+    }
+    rep &= n_mask;
+
+    let mut all = Fields {
+        count: n,
+        escapes: 0,
+        offsets: 0,
+        flags: 0,
+    };
+    let mut kept = Fields {
+        count: n - rep.count_ones(),
+        escapes: 0,
+        offsets: 0,
+        flags: n - 1,
+    };
+    if !p.float {
+        return Some(Scan {
+            nz,
+            max_exp: 0,
+            sgn: 0,
+            rep,
+            all,
+            kept,
+        });
+    }
+
+    // Largest magnitude (zeros add nothing) and the OR of all lanes (for the sign).
+    let abs = _mm256_set1_epi32(p.abs_mask as i32);
+    let (mut mag, mut any) = (zero, zero);
+    for &x in &x {
+        mag = _mm256_max_epu32(mag, _mm256_and_si256(x, abs));
+        any = _mm256_or_si256(any, x);
+    }
+    let mag = hmax(mag);
+    let max_exp = p.exp_of(mag);
+    let sgn = (hor(any) >> (E + M)) & 1;
+
+    // All non-zeros: in place, masked by the non-zero compare.
+    let mut keep = [zero; 4];
+    for i in 0..4 {
+        keep[i] = _mm256_andnot_si256(is_zero[i], _mm256_set1_epi32(-1));
+    }
+    (all.escapes, all.offsets) = summary::<E, M>(&x, &keep, max_exp);
+    if rep != 0 {
+        // The kept ones: compacted lanes `j < n` without a repeat flag.
+        let keep_bits = n_mask & !rep;
+        let lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        let mut lanes = [zero; 4];
+        for i in 0..4 {
+            let b = _mm256_set1_epi32(((keep_bits >> (8 * i)) & 0xFF) as i32);
+            keep[i] = _mm256_cmpeq_epi32(_mm256_and_si256(b, lane_bit), lane_bit);
+            lanes[i] = unsafe { _mm256_loadu_si256(cbuf.as_ptr().add(1 + 8 * i).cast()) };
+        }
+        (kept.escapes, kept.offsets) = summary::<E, M>(&lanes, &keep, max_exp);
+    }
+    Some(Scan {
+        nz,
+        max_exp,
+        sgn,
+        rep,
+        all,
+        kept,
+    })
+}
+
+/// The summed [`ESCAPES_AT`] entries and the OR of the exponent offsets of the lanes of
+/// `lanes` selected by `keep` (all ones or all zeros per lane).
+///
+/// [`ESCAPES_AT`]: super::tables::ESCAPES_AT
+#[inline]
+#[target_feature(enable = "avx2")]
+fn summary<const E: u32, const M: u32>(
+    lanes: &[__m256i; 4],
+    keep: &[__m256i; 4],
+    max_exp: u32,
+) -> (u64, u32) {
+    let zero = _mm256_setzero_si256();
+    let (mut lo, mut hi, mut offs) = (zero, zero, zero);
+    for (&y, &keep) in lanes.iter().zip(keep) {
+        let (l, h, o) = thermometers::<E, M>(y, max_exp);
+        lo = _mm256_add_epi32(lo, _mm256_and_si256(l, keep));
+        hi = _mm256_add_epi32(hi, _mm256_and_si256(h, keep));
+        offs = _mm256_or_si256(offs, _mm256_and_si256(o, keep));
+    }
+    (u64::from(hsum(lo)) | u64::from(hsum(hi)) << 32, hor(offs))
+}
+
+/// For each lane `y` (exponent ≤ `max_exp`): the bytes 1..4 and 4..8 of its [`ESCAPES_AT`]
+/// entry (as two 32-bit words) and its exponent offset.
+///
+/// [`ESCAPES_AT`]: super::tables::ESCAPES_AT
+#[inline]
+#[target_feature(enable = "avx2")]
+fn thermometers<const E: u32, const M: u32>(
+    y: __m256i,
+    max_exp: u32,
+) -> (__m256i, __m256i, __m256i) {
+    let exp = _mm256_and_si256(
+        _mm256_srlv_epi32(y, _mm256_set1_epi32(M as i32)),
+        _mm256_set1_epi32(((1u32 << E) - 1) as i32),
+    );
+    let off = _mm256_sub_epi32(_mm256_set1_epi32(max_exp as i32), exp);
+    // L = ⌊log2(off + 1)⌋: the biased exponent of the (exact) float of off + 1 ≤ 256,
+    // capped at 7 (ESCAPES_AT has bytes up to 7).
+    let f = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_add_epi32(
+        off,
+        _mm256_set1_epi32(1),
+    )));
+    let l = _mm256_sub_epi32(_mm256_srli_epi32::<23>(f), _mm256_set1_epi32(127));
+    let l = _mm256_min_epi32(l, _mm256_set1_epi32(7));
+    let ones_bytes = _mm256_set1_epi32(0x0101_0101);
+    // Bytes 1..=min(L, 3): 0x01010101 >> 8·(3 − min(L, 3)) holds bytes 0..=min(L, 3).
+    let l3 = _mm256_min_epi32(l, _mm256_set1_epi32(3));
+    let lo = _mm256_srlv_epi32(
+        ones_bytes,
+        _mm256_slli_epi32::<3>(_mm256_sub_epi32(_mm256_set1_epi32(3), l3)),
+    );
+    let lo = _mm256_and_si256(lo, _mm256_set1_epi32(0x0101_0100));
+    // Bytes 4..=L as 0..=L−4: 0x01010101 >> 8·(7 − L) (a shift ≥ 32 gives 0).
+    let hi = _mm256_srlv_epi32(
+        ones_bytes,
+        _mm256_slli_epi32::<3>(_mm256_sub_epi32(_mm256_set1_epi32(7), l)),
+    );
+    (lo, hi, off)
+}
+
+/// The largest of the eight unsigned lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn hmax(v: __m256i) -> u32 {
+    let m = _mm_max_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let m = _mm_max_epu32(m, _mm_shuffle_epi32::<0b00_00_11_10>(m));
+    let m = _mm_max_epu32(m, _mm_shuffle_epi32::<0b00_00_00_01>(m));
+    _mm_cvtsi128_si32(m) as u32
+}
+
+/// The sum of the eight lanes (wrapping).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn hsum(v: __m256i) -> u32 {
+    let m = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let m = _mm_add_epi32(m, _mm_shuffle_epi32::<0b00_00_11_10>(m));
+    let m = _mm_add_epi32(m, _mm_shuffle_epi32::<0b00_00_00_01>(m));
+    _mm_cvtsi128_si32(m) as u32
+}
+
+/// The OR of the eight lanes.
+#[inline]
+#[target_feature(enable = "avx2")]
+fn hor(v: __m256i) -> u32 {
+    let m = _mm_or_si128(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
+    let m = _mm_or_si128(m, _mm_shuffle_epi32::<0b00_00_11_10>(m));
+    let m = _mm_or_si128(m, _mm_shuffle_epi32::<0b00_00_00_01>(m));
+    _mm_cvtsi128_si32(m) as u32
+}
