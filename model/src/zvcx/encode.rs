@@ -64,11 +64,14 @@ pub(super) fn encode_chunk_with<const B: usize, const E: u32, const M: u32, cons
     let blocks = data.chunks_exact(BLOCK * B);
     let rest = blocks.remainder();
     for block in blocks {
-        encode_block::<B, E, M, SIMD>(&mut w, &load::<B>(block), BLOCK as u32, &mut prev);
+        encode_block::<B, E, M, SIMD>(&mut w, block, BLOCK as u32, &mut prev);
     }
     if !rest.is_empty() {
         let len = (rest.len() / B) as u32;
-        encode_block::<B, E, M, SIMD>(&mut w, &load::<B>(rest), len, &mut prev);
+        // Zero-padded to a whole block, which the scans read.
+        let mut padded = [0u8; BLOCK * 4];
+        padded[..rest.len()].copy_from_slice(rest);
+        encode_block::<B, E, M, SIMD>(&mut w, &padded[..BLOCK * B], len, &mut prev);
     }
     w.finish();
 }
@@ -214,21 +217,21 @@ pub(super) struct Scan {
     pub(super) kept: Fields,
 }
 
-/// Scans block `v` (its unused lanes 0): None if every element is 0, else the [`Scan`],
+/// Scans block `block` (`BLOCK * B` bytes, unused lanes 0): None if every element is 0, else the [`Scan`],
 /// with the non-zeros compacted in order into `cbuf[1..=n]` (`cbuf[0]` 0, lanes past `n`
 /// unspecified). `SIMD`: with the AVX2 kernel (the caller is AVX2-enabled).
 #[inline(always)]
 fn scan<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
-    v: &[u32; BLOCK],
+    block: &[u8],
     cbuf: &mut [u32; BLOCK + 1],
 ) -> Option<Scan> {
     #[cfg(target_arch = "x86_64")]
     if SIMD {
         // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
         // whose token proves AVX2 (and the other features `x86::scan` enables) are present.
-        return unsafe { super::x86::scan::<B, E, M>(v, cbuf) };
+        return unsafe { super::x86::scan::<B, E, M>(block, cbuf) };
     }
-    scan_portable::<B, E, M>(v, cbuf)
+    scan_portable::<B, E, M>(&load::<B>(block), cbuf)
 }
 
 /// The portable [`scan`]: one branch-free pass over all lanes that the compiler vectorizes
@@ -303,12 +306,13 @@ pub(super) fn scan_portable<const B: usize, const E: u32, const M: u32>(
     })
 }
 
-/// Encodes one block of `len` (1..=32) elements `v[..len]` (the rest 0). `prev`: the largest
+/// Encodes one block of `len` (1..=32) elements, `block` (`BLOCK * B` bytes, the elements
+/// past `len` 0). `prev`: the largest
 /// exponent of the chunk's previous coded block, updated when this one is coded.
 #[inline(always)]
 fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     w: &mut BitWriter,
-    v: &[u32; BLOCK],
+    block: &[u8],
     len: u32,
     prev: &mut Option<u32>,
 ) {
@@ -316,6 +320,7 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     // `cbuf[0]` stays 0 (the AVX2 scan compares each non-zero with the one before it);
     // the non-zeros are compacted into `cbuf[1..]`.
     let mut cbuf = [0u32; BLOCK + 1];
+    assert_eq!(block.len(), BLOCK * B, "a whole block"); // the SIMD scan relies on it
     let Some(Scan {
         nz,
         max_exp,
@@ -323,7 +328,7 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
         rep,
         all,
         kept,
-    }) = scan::<B, E, M, SIMD>(v, &mut cbuf)
+    }) = scan::<B, E, M, SIMD>(block, &mut cbuf)
     else {
         w.put_code(MODE_CODES.zero);
         return;
@@ -359,8 +364,10 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     let (total, repeat, ki, k) = best;
     if MODE_CODES.raw.len + len * p.width < total {
         w.put_code(MODE_CODES.raw);
-        for &x in &v[..len as usize] {
-            w.put_bits(u64::from(x), p.width);
+        for x in block.chunks_exact(B).take(len as usize) {
+            let mut b = [0u8; 4];
+            b[..B].copy_from_slice(x);
+            w.put_bits(u64::from(u32::from_le_bytes(b)), p.width);
         }
         return;
     }

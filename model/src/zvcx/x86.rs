@@ -15,7 +15,7 @@
 //! [`ESCAPES_AT`]: super::tables::ESCAPES_AT
 
 use std::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_castps_si256,
+    __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cvtepu16_epi32, _mm256_cvtepu8_epi32, _mm_loadl_epi64, _mm_loadu_si128, _mm256_castps_si256,
     _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
     _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epi32,
     _mm256_movemask_ps, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
@@ -93,23 +93,33 @@ const COMPACT: [u32; 256] = {
 };
 
 /// The AVX2 version of `encode::scan_portable`: the same result, the same compacted lanes
-/// `cbuf[1..=n]` (lanes past `n` hold other lanes of the block); `cbuf[0]` must be 0.
+/// `cbuf[1..=n]` (lanes past `n` hold other lanes of the block; `cbuf[0]` is not touched).
 ///
 /// # Safety
-/// The CPU must have AVX2, POPCNT, BMI1 and BMI2.
+/// The CPU must have AVX2, POPCNT, BMI1 and BMI2, and `block` must hold `32 * B` bytes
+/// (checked).
 #[inline]
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 pub(super) unsafe fn scan<const B: usize, const E: u32, const M: u32>(
-    v: &[u32; BLOCK],
+    block: &[u8],
     cbuf: &mut [u32; BLOCK + 1],
 ) -> Option<Scan> {
     let p = const { Params::new(B, E, M) };
-    // SAFETY (loads and stores): every access is 8 lanes inside `v` (at 0, 8, 16, 24) or
-    // `cbuf` (at most at 25: 1 + the non-zeros of the first three vectors, ≤ 24).
+    assert!(block.len() >= BLOCK * B && B <= 4);
+    // The lanes, widened to 32 bits straight from the bytes (not through a stack copy,
+    // whose narrow stores would stall these wide loads).
+    // SAFETY (every load and store below): each reads 8 lanes inside `block` (checked
+    // above) or writes 8 lanes inside `cbuf` (at most at 25: 1 + the non-zeros of the
+    // first three vectors, ≤ 24).
     let zero = _mm256_setzero_si256();
     let (mut x, mut is_zero) = ([zero; 4], [zero; 4]);
     for i in 0..4 {
-        x[i] = unsafe { _mm256_loadu_si256(v.as_ptr().add(8 * i).cast()) };
+        let at = block[8 * B * i..].as_ptr();
+        x[i] = match B {
+            4 => unsafe { _mm256_loadu_si256(at.cast()) },
+            2 => _mm256_cvtepu16_epi32(unsafe { _mm_loadu_si128(at.cast()) }),
+            _ => _mm256_cvtepu8_epi32(unsafe { _mm_loadl_epi64(at.cast()) }),
+        };
         is_zero[i] = _mm256_cmpeq_epi32(x[i], zero);
     }
     let mut nz = 0u32;
@@ -120,33 +130,34 @@ pub(super) unsafe fn scan<const B: usize, const E: u32, const M: u32>(
         return None;
     }
     let n = nz.count_ones();
-    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
 
-    // Compaction: each vector's non-zeros right after the previous vector's.
+    // Compaction: each vector's non-zeros (`packed`, lanes 0..pc) stored right after the
+    // previous vector's. Repeat flags in registers: packed lane j against lane j − 1, lane
+    // 0 against the last non-zero before (`last`, all lanes; 0 before the first, which
+    // never equals a non-zero).
     let nibble_shifts = _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28);
-    let mut at = 1usize;
-    for (i, &x) in x.iter().enumerate() {
+    let up_one = _mm256_setr_epi32(0, 0, 1, 2, 3, 4, 5, 6);
+    let (mut packed, mut kept_bits) = ([zero; 4], [0u32; 4]);
+    let (mut at, mut rep, mut last) = (0u32, 0u32, zero);
+    for i in 0..4 {
         let m = (nz >> (8 * i)) & 0xFF;
+        let pc = m.count_ones();
         let idx = _mm256_srlv_epi32(_mm256_set1_epi32(COMPACT[m as usize] as i32), nibble_shifts);
         let idx = _mm256_and_si256(idx, _mm256_set1_epi32(7));
-        let packed = _mm256_permutevar8x32_epi32(x, idx);
-        unsafe { _mm256_storeu_si256(cbuf.as_mut_ptr().add(at).cast(), packed) };
-        at += m.count_ones() as usize;
+        let pk = _mm256_permutevar8x32_epi32(x[i], idx);
+        unsafe { _mm256_storeu_si256(cbuf.as_mut_ptr().add(1 + at as usize).cast(), pk) };
+        let before = _mm256_blend_epi32::<1>(_mm256_permutevar8x32_epi32(pk, up_one), last);
+        let eq = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(pk, before))) as u32;
+        let lanes = (1u32 << pc) - 1; // pc ≤ 8
+        rep |= (eq & lanes) << at; // at + 8 ≤ 32
+        kept_bits[i] = lanes & !eq;
+        packed[i] = pk;
+        // The new last non-zero: lane pc − 1, unless this vector has none.
+        let new_last = _mm256_permutevar8x32_epi32(pk, _mm256_set1_epi32(pc as i32 - 1));
+        let none = _mm256_set1_epi32(-i32::from(pc == 0));
+        last = _mm256_blendv_epi8(new_last, last, none);
+        at += pc;
     }
-    // Repeat flags: compacted lane j against lane j − 1 (`cbuf[0]` = 0 never equals the
-    // first non-zero).
-    let mut rep = 0u32;
-    for i in 0..4 {
-        let (a, b) = unsafe {
-            (
-                _mm256_loadu_si256(cbuf.as_ptr().add(1 + 8 * i).cast()),
-                _mm256_loadu_si256(cbuf.as_ptr().add(8 * i).cast()),
-            )
-        };
-        let eq = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(a, b))) as u32;
-        rep |= (eq & 0xFF) << (8 * i);
-    }
-    rep &= n_mask;
 
     let mut all = Fields {
         count: n,
@@ -189,16 +200,13 @@ pub(super) unsafe fn scan<const B: usize, const E: u32, const M: u32>(
     }
     (all.escapes, all.offsets) = summary::<E, M>(&x, &keep, max_exp);
     if rep != 0 {
-        // The kept ones: compacted lanes `j < n` without a repeat flag.
-        let keep_bits = n_mask & !rep;
+        // The kept ones: the packed lanes without a repeat flag.
         let lane_bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-        let mut lanes = [zero; 4];
         for i in 0..4 {
-            let b = _mm256_set1_epi32(((keep_bits >> (8 * i)) & 0xFF) as i32);
+            let b = _mm256_set1_epi32(kept_bits[i] as i32);
             keep[i] = _mm256_cmpeq_epi32(_mm256_and_si256(b, lane_bit), lane_bit);
-            lanes[i] = unsafe { _mm256_loadu_si256(cbuf.as_ptr().add(1 + 8 * i).cast()) };
         }
-        (kept.escapes, kept.offsets) = summary::<E, M>(&lanes, &keep, max_exp);
+        (kept.escapes, kept.offsets) = summary::<E, M>(&packed, &keep, max_exp);
     }
     Some(Scan {
         nz,
