@@ -419,6 +419,31 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
             bits &= bits - 1;
             w.put_bits(field(x), field_bits);
         }
+    } else if SIMD {
+        // Fields computed and paired in vector registers, then two per put (or one each
+        // when two do not fit a put).
+        let mut pairs = [0u64; BLOCK / 2];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
+        // whose token proves AVX2 (and the other features `x86::field_pairs` enables).
+        unsafe {
+            super::x86::field_pairs::<B, E, M>(&cbuf, n, max_exp, k, sgn, &mut pairs);
+        }
+        let whole = &pairs[..n as usize / 2];
+        if 2 * field_bits <= 56 {
+            for &pair in whole {
+                w.put_bits(pair, 2 * field_bits);
+            }
+        } else {
+            let low = (1u64 << field_bits) - 1;
+            for &pair in whole {
+                w.put_bits(pair & low, field_bits);
+                w.put_bits(pair >> field_bits, field_bits);
+            }
+        }
+        if n % 2 == 1 {
+            w.put_bits(pairs[n as usize / 2] & ((1u64 << field_bits) - 1), field_bits);
+        }
     } else if 2 * field_bits <= 56 {
         // Two fields per put where they fit.
         let pairs = c[..n as usize].chunks_exact(2);

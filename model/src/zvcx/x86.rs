@@ -15,7 +15,7 @@
 //! [`ESCAPES_AT`]: super::tables::ESCAPES_AT
 
 use std::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cvtepu16_epi32, _mm256_cvtepu8_epi32, _mm_loadl_epi64, _mm_loadu_si128, _mm256_castps_si256,
+    __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cvtepu16_epi32, _mm256_cvtepu8_epi32, _mm_loadl_epi64, _mm_loadu_si128, _mm256_min_epu32, _mm256_set1_epi64x, _mm256_sll_epi32, _mm256_sll_epi64, _mm256_srl_epi32, _mm256_srli_epi64, _mm_cvtsi32_si128, _mm256_castps_si256,
     _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
     _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epi32,
     _mm256_movemask_ps, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
@@ -307,4 +307,57 @@ fn hor(v: __m256i) -> u32 {
     let m = _mm_or_si128(m, _mm_shuffle_epi32::<0b00_00_11_10>(m));
     let m = _mm_or_si128(m, _mm_shuffle_epi32::<0b00_00_00_01>(m));
     _mm_cvtsi128_si32(m) as u32
+}
+
+/// The fields of the first `n` compacted non-zeros (`cbuf[1..=n]`) for offset width `k`
+/// (the encoder's `field`: the offset capped at all ones in `k` bits, the sign bit when
+/// `sgn`, the mantissa; a raw element as it is), two per word: field `2j` in the low bits
+/// of `pairs[j]`, field `2j + 1` above it (when `n` is odd, the last word's upper field is
+/// another lane's: the caller masks it off).
+///
+/// # Safety
+/// The CPU must have AVX2, POPCNT, BMI1 and BMI2.
+#[inline]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+pub(super) unsafe fn field_pairs<const B: usize, const E: u32, const M: u32>(
+    cbuf: &[u32; BLOCK + 1],
+    n: u32,
+    max_exp: u32,
+    k: u32,
+    sgn: u32,
+    pairs: &mut [u64; BLOCK / 2],
+) {
+    let p = const { Params::new(B, E, M) };
+    let field_bits = if p.float { k + sgn + M } else { p.width };
+    let shift_hi = _mm_cvtsi32_si128(field_bits as i32);
+    let low32 = _mm256_set1_epi64x(0xFFFF_FFFF);
+    for i in 0..(n as usize).div_ceil(8) {
+        // SAFETY: 8 lanes from `cbuf[1 + 8i]`, i ≤ 3: inside its 33.
+        let y = unsafe { _mm256_loadu_si256(cbuf.as_ptr().add(1 + 8 * i).cast()) };
+        let f = if p.float {
+            let exp = _mm256_and_si256(
+                _mm256_srl_epi32(y, _mm_cvtsi32_si128(M as i32)),
+                _mm256_set1_epi32(p.exp_max as i32),
+            );
+            let off = _mm256_sub_epi32(_mm256_set1_epi32(max_exp as i32), exp);
+            let code = _mm256_min_epu32(off, _mm256_set1_epi32(((1u32 << k) - 1) as i32));
+            let code = _mm256_sll_epi32(code, _mm_cvtsi32_si128((M + sgn) as i32));
+            // The sign bit moved down to bit M (0 in every lane when sgn = 0).
+            let sign = _mm256_srl_epi32(y, _mm_cvtsi32_si128((E + M) as i32));
+            let sign = _mm256_sll_epi32(sign, _mm_cvtsi32_si128(M as i32));
+            let man = _mm256_and_si256(y, _mm256_set1_epi32(p.man_mask as i32));
+            _mm256_or_si256(code, _mm256_or_si256(sign, man))
+        } else {
+            y
+        };
+        let even = _mm256_and_si256(f, low32);
+        let odd = _mm256_sll_epi64(_mm256_srli_epi64::<32>(f), shift_hi);
+        // SAFETY: 4 words at `pairs[4i]`, i ≤ 3: inside its 16.
+        unsafe {
+            _mm256_storeu_si256(
+                pairs.as_mut_ptr().add(4 * i).cast(),
+                _mm256_or_si256(even, odd),
+            )
+        };
+    }
 }
