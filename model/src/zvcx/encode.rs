@@ -113,20 +113,18 @@ fn best_body<const B: usize, const E: u32, const M: u32>(f: Fields, sgn: u32) ->
         return (f.flags + f.count * p.width, 0);
     }
     let base = f.flags + f.count * (sgn + M);
-    let mut best = (if f.offsets == 0 { base } else { u32::MAX }, 0);
+    // Without branches (which k wins depends on the data): each candidate as the key
+    // `bits << 4 | k`, so the smallest key is the fewest bits, then the smallest k; an
+    // impossible candidate is u32::MAX (bits stay below 2^20: at most 32 fields of 32 bits
+    // plus headers).
+    let key = |bits: u32, k: u32, ok: bool| if ok { bits << 4 | k } else { u32::MAX };
+    let mut best = key(base, 0, f.offsets == 0);
     for k in 1..E {
         let esc = ((f.escapes >> (8 * k)) & 0xFF) as u32; // k < e ≤ 8: shift ≤ 56
-        let bits = base + f.count * k + esc * E;
-        // `&`, not `&&`: both sides are cheap, and one test is one less branch to predict.
-        if (esc <= NESC_MAX) & (bits < best.0) {
-            best = (bits, k);
-        }
+        best = best.min(key(base + f.count * k + esc * E, k, esc <= NESC_MAX));
     }
-    let bits = base + f.count * E;
-    if bits < best.0 {
-        best = (bits, E);
-    }
-    best
+    best = best.min(key(base + f.count * E, E, true));
+    (best >> 4, best & 0xF)
 }
 
 /// The escape count at offset width `k` from the summed [`ESCAPES_AT`] bytes (0 where `k`
