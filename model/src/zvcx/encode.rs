@@ -96,7 +96,9 @@ pub(super) struct Fields {
     pub(super) count: u32,
     /// Byte `k` (1 ≤ k < e): how many escape at offset width `k` (sums of [`ESCAPES_AT`]).
     pub(super) escapes: u64,
-    /// OR of their exponent offsets: 0 iff every exponent is the largest (k = 0 allowed).
+    /// 0 iff every exponent offset is 0, i.e. every exponent is the largest (k = 0
+    /// allowed); the portable scan ORs the offsets, the AVX2 one has a mask of the non-zero
+    /// ones.
     pub(super) offsets: u32,
     /// Repeat-flag bits before the fields.
     pub(super) flags: u32,
@@ -440,7 +442,10 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
             }
         }
         if n % 2 == 1 {
-            w.put_bits(pairs[n as usize / 2] & ((1u64 << field_bits) - 1), field_bits);
+            w.put_bits(
+                pairs[n as usize / 2] & ((1u64 << field_bits) - 1),
+                field_bits,
+            );
         }
     } else if 2 * field_bits <= 56 {
         // Two fields per put where they fit.

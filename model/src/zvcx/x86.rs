@@ -15,12 +15,16 @@
 //! [`ESCAPES_AT`]: super::tables::ESCAPES_AT
 
 use std::arch::x86_64::{
-    __m256i, _mm256_add_epi32, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32, _mm256_blendv_epi8, _mm256_cvtepu16_epi32, _mm256_cvtepu8_epi32, _mm_loadl_epi64, _mm_loadu_si128, _mm256_min_epu32, _mm256_set1_epi64x, _mm256_sll_epi32, _mm256_sll_epi64, _mm256_srl_epi32, _mm256_srli_epi64, _mm_cvtsi32_si128, _mm256_castps_si256,
-    _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32, _mm256_cvtepi32_ps,
-    _mm256_extracti128_si256, _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epi32,
-    _mm256_movemask_ps, _mm256_or_si256, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
-    _mm256_setr_epi32, _mm256_setzero_si256, _mm256_slli_epi32, _mm256_srli_epi32,
-    _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi32, _mm_add_epi32, _mm_cvtsi128_si32,
+    __m256i, _mm256_add_epi8, _mm256_and_si256, _mm256_andnot_si256, _mm256_blend_epi32,
+    _mm256_blendv_epi8, _mm256_castsi256_ps, _mm256_castsi256_si128, _mm256_cmpeq_epi32,
+    _mm256_cmpeq_epi8, _mm256_cvtepu16_epi32, _mm256_cvtepu8_epi32, _mm256_extracti128_si256,
+    _mm256_loadu_si256, _mm256_max_epu32, _mm256_min_epu32, _mm256_min_epu8, _mm256_movemask_epi8,
+    _mm256_movemask_ps, _mm256_or_si256, _mm256_packs_epi16, _mm256_packs_epi32,
+    _mm256_packus_epi16, _mm256_packus_epi32, _mm256_permutevar8x32_epi32, _mm256_set1_epi32,
+    _mm256_set1_epi64x, _mm256_set1_epi8, _mm256_setr_epi32, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_sll_epi32, _mm256_sll_epi64, _mm256_slli_epi16, _mm256_srl_epi32,
+    _mm256_srli_epi16, _mm256_srli_epi64, _mm256_srlv_epi32, _mm256_storeu_si256, _mm256_sub_epi32,
+    _mm256_sub_epi8, _mm_cvtsi128_si32, _mm_cvtsi32_si128, _mm_loadl_epi64, _mm_loadu_si128,
     _mm_max_epu32, _mm_or_si128, _mm_shuffle_epi32,
 };
 use std::sync::OnceLock;
@@ -218,65 +222,100 @@ pub(super) unsafe fn scan<const B: usize, const E: u32, const M: u32>(
     })
 }
 
-/// The summed [`ESCAPES_AT`] entries and the OR of the exponent offsets of the lanes of
-/// `lanes` selected by `keep` (all ones or all zeros per lane).
+/// Bits `k` (1..=7) set iff a byte `u` ≥ 1 with low nibble `l` has `u ≥ 2^k` by that
+/// nibble alone, i.e. `k < bit length of l` (both 128-bit halves alike, for `vpshufb`).
+const AT_LEAST_LO: [i8; 32] = thermometer_table(0);
+/// The same for the high nibble `h`: `k < bit length of h + 4` (0 when `h` = 0).
+const AT_LEAST_HI: [i8; 32] = thermometer_table(4);
+
+const fn thermometer_table(extra: u32) -> [i8; 32] {
+    let mut t = [0i8; 32];
+    let mut i = 1;
+    while i < 16 {
+        let len = u32::BITS - (i as u32).leading_zeros() + extra;
+        let mut bits = 0u32;
+        let mut k = 1;
+        while k < 8 && k < len {
+            bits |= 1 << k;
+            k += 1;
+        }
+        t[i] = bits as u8 as i8;
+        t[i + 16] = bits as u8 as i8;
+        i += 1;
+    }
+    t
+}
+
+/// The summed [`ESCAPES_AT`] entries of the lanes of `lanes` selected by `keep` (all ones
+/// or all zeros per lane), and a word that is 0 iff all their exponent offsets are 0.
+///
+/// The 32 exponent offsets are packed into the 32 bytes of one vector (the packing
+/// reorders lanes, which sums and ORs do not mind; the masks are packed alike, and
+/// unselected lanes get offset 0, which never escapes). A byte offset `o` escapes at width
+/// `k` iff `o ≥ 2^k − 1`, i.e. iff `u = min(o, 254) + 1 ≥ 2^k` (254 ≥ 127 escapes at every
+/// k < 8 as 255 does); the bits `k` for which that holds are two `vpshufb` lookups, by the
+/// low and by the high nibble of `u`, ORed. Then the count at each k is one shift,
+/// `vpmovmskb` and `popcnt`.
 ///
 /// [`ESCAPES_AT`]: super::tables::ESCAPES_AT
 #[inline]
-#[target_feature(enable = "avx2")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
 fn summary<const E: u32, const M: u32>(
     lanes: &[__m256i; 4],
     keep: &[__m256i; 4],
     max_exp: u32,
 ) -> (u64, u32) {
-    let zero = _mm256_setzero_si256();
-    let (mut lo, mut hi, mut offs) = (zero, zero, zero);
-    for (&y, &keep) in lanes.iter().zip(keep) {
-        let (l, h, o) = thermometers::<E, M>(y, max_exp);
-        lo = _mm256_add_epi32(lo, _mm256_and_si256(l, keep));
-        hi = _mm256_add_epi32(hi, _mm256_and_si256(h, keep));
-        offs = _mm256_or_si256(offs, _mm256_and_si256(o, keep));
+    let shift = _mm_cvtsi32_si128(M as i32);
+    let exp_max = _mm256_set1_epi32(((1u32 << E) - 1) as i32);
+    let mut exps = [_mm256_setzero_si256(); 4];
+    for (e, &y) in exps.iter_mut().zip(lanes) {
+        *e = _mm256_and_si256(_mm256_srl_epi32(y, shift), exp_max);
     }
-    (u64::from(hsum(lo)) | u64::from(hsum(hi)) << 32, hor(offs))
+    // Exponents ≤ 255: the unsigned saturating packs keep them; the all-ones / all-zeros
+    // masks go through the signed packs, which keep −1 and 0.
+    let e = _mm256_packus_epi16(
+        _mm256_packus_epi32(exps[0], exps[1]),
+        _mm256_packus_epi32(exps[2], exps[3]),
+    );
+    let k = _mm256_packs_epi16(
+        _mm256_packs_epi32(keep[0], keep[1]),
+        _mm256_packs_epi32(keep[2], keep[3]),
+    );
+    let off = _mm256_and_si256(_mm256_sub_epi8(_mm256_set1_epi8(max_exp as u8 as i8), e), k);
+    let u = _mm256_add_epi8(
+        _mm256_min_epu8(off, _mm256_set1_epi8(-2)), // 254
+        _mm256_set1_epi8(1),
+    );
+    let nibble = _mm256_set1_epi8(0x0F);
+    // SAFETY: 32-byte loads of the 32-byte tables.
+    let (lo_t, hi_t) = unsafe {
+        (
+            _mm256_loadu_si256(AT_LEAST_LO.as_ptr().cast()),
+            _mm256_loadu_si256(AT_LEAST_HI.as_ptr().cast()),
+        )
+    };
+    let t = _mm256_or_si256(
+        _mm256_shuffle_epi8(lo_t, _mm256_and_si256(u, nibble)),
+        _mm256_shuffle_epi8(hi_t, _mm256_and_si256(_mm256_srli_epi16::<4>(u), nibble)),
+    );
+    // Bit k of every byte to its bit 7 (a 16-bit shift left by s ≤ 7 fills each byte's
+    // bit 7 from the same byte), then count the bytes.
+    let escapes = count_bit7(_mm256_slli_epi16::<6>(t)) << 8
+        | count_bit7(_mm256_slli_epi16::<5>(t)) << 16
+        | count_bit7(_mm256_slli_epi16::<4>(t)) << 24
+        | count_bit7(_mm256_slli_epi16::<3>(t)) << 32
+        | count_bit7(_mm256_slli_epi16::<2>(t)) << 40
+        | count_bit7(_mm256_slli_epi16::<1>(t)) << 48
+        | count_bit7(t) << 56;
+    let all_zero = _mm256_movemask_epi8(_mm256_cmpeq_epi8(off, _mm256_setzero_si256())) as u32;
+    (escapes, !all_zero)
 }
 
-/// For each lane `y` (exponent ≤ `max_exp`): the bytes 1..4 and 4..8 of its [`ESCAPES_AT`]
-/// entry (as two 32-bit words) and its exponent offset.
-///
-/// [`ESCAPES_AT`]: super::tables::ESCAPES_AT
+/// How many of the 32 bytes have bit 7 set.
 #[inline]
-#[target_feature(enable = "avx2")]
-fn thermometers<const E: u32, const M: u32>(
-    y: __m256i,
-    max_exp: u32,
-) -> (__m256i, __m256i, __m256i) {
-    let exp = _mm256_and_si256(
-        _mm256_srlv_epi32(y, _mm256_set1_epi32(M as i32)),
-        _mm256_set1_epi32(((1u32 << E) - 1) as i32),
-    );
-    let off = _mm256_sub_epi32(_mm256_set1_epi32(max_exp as i32), exp);
-    // L = ⌊log2(off + 1)⌋: the biased exponent of the (exact) float of off + 1 ≤ 256,
-    // capped at 7 (ESCAPES_AT has bytes up to 7).
-    let f = _mm256_castps_si256(_mm256_cvtepi32_ps(_mm256_add_epi32(
-        off,
-        _mm256_set1_epi32(1),
-    )));
-    let l = _mm256_sub_epi32(_mm256_srli_epi32::<23>(f), _mm256_set1_epi32(127));
-    let l = _mm256_min_epi32(l, _mm256_set1_epi32(7));
-    let ones_bytes = _mm256_set1_epi32(0x0101_0101);
-    // Bytes 1..=min(L, 3): 0x01010101 >> 8·(3 − min(L, 3)) holds bytes 0..=min(L, 3).
-    let l3 = _mm256_min_epi32(l, _mm256_set1_epi32(3));
-    let lo = _mm256_srlv_epi32(
-        ones_bytes,
-        _mm256_slli_epi32::<3>(_mm256_sub_epi32(_mm256_set1_epi32(3), l3)),
-    );
-    let lo = _mm256_and_si256(lo, _mm256_set1_epi32(0x0101_0100));
-    // Bytes 4..=L as 0..=L−4: 0x01010101 >> 8·(7 − L) (a shift ≥ 32 gives 0).
-    let hi = _mm256_srlv_epi32(
-        ones_bytes,
-        _mm256_slli_epi32::<3>(_mm256_sub_epi32(_mm256_set1_epi32(7), l)),
-    );
-    (lo, hi, off)
+#[target_feature(enable = "avx2,popcnt")]
+fn count_bit7(v: __m256i) -> u64 {
+    u64::from((_mm256_movemask_epi8(v) as u32).count_ones())
 }
 
 /// The largest of the eight unsigned lanes.
@@ -286,16 +325,6 @@ fn hmax(v: __m256i) -> u32 {
     let m = _mm_max_epu32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
     let m = _mm_max_epu32(m, _mm_shuffle_epi32::<0b00_00_11_10>(m));
     let m = _mm_max_epu32(m, _mm_shuffle_epi32::<0b00_00_00_01>(m));
-    _mm_cvtsi128_si32(m) as u32
-}
-
-/// The sum of the eight lanes (wrapping).
-#[inline]
-#[target_feature(enable = "avx2")]
-fn hsum(v: __m256i) -> u32 {
-    let m = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256::<1>(v));
-    let m = _mm_add_epi32(m, _mm_shuffle_epi32::<0b00_00_11_10>(m));
-    let m = _mm_add_epi32(m, _mm_shuffle_epi32::<0b00_00_00_01>(m));
     _mm_cvtsi128_si32(m) as u32
 }
 
