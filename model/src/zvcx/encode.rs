@@ -412,6 +412,8 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
         }
     };
     let field_bits = if p.float { k + sgn + M } else { p.width };
+    // With the SIMD fields: the escaped non-zeros, by compacted index.
+    let mut escaped = 0u32;
     if repeat {
         let mut bits = stored_mask;
         while bits != 0 {
@@ -426,8 +428,10 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
         #[cfg(target_arch = "x86_64")]
         // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
         // whose token proves AVX2 (and the other features `x86::field_pairs` enables).
-        unsafe {
-            super::x86::field_pairs::<B, E, M>(&cbuf, n, max_exp, k, sgn, &mut pairs);
+        {
+            escaped = unsafe {
+                super::x86::field_pairs::<B, E, M>(&cbuf, n, max_exp, k, sgn, &mut pairs)
+            };
         }
         let whole = &pairs[..n as usize / 2];
         if 2 * field_bits <= 56 {
@@ -465,7 +469,14 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
             w.put_bits(field(x), field_bits);
         }
     }
-    if n_esc > 0 {
+    if SIMD && !repeat {
+        // The escaped ones are known: no test per element.
+        while escaped != 0 {
+            let exp = p.exp_of(c[escaped.trailing_zeros() as usize]);
+            escaped &= escaped - 1;
+            w.put_bits(u64::from(exp), E);
+        }
+    } else if n_esc > 0 {
         let mut bits = stored_mask;
         while bits != 0 {
             let exp = p.exp_of(c[bits.trailing_zeros() as usize]);

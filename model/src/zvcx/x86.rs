@@ -342,7 +342,8 @@ fn hor(v: __m256i) -> u32 {
 /// (the encoder's `field`: the offset capped at all ones in `k` bits, the sign bit when
 /// `sgn`, the mantissa; a raw element as it is), two per word: field `2j` in the low bits
 /// of `pairs[j]`, field `2j + 1` above it (when `n` is odd, the last word's upper field is
-/// another lane's: the caller masks it off).
+/// another lane's: the caller masks it off). Returns the escaped ones (offset ≥ `2^k − 1`
+/// with `0 < k < E`), bit `j` for the `j`-th non-zero.
 ///
 /// # Safety
 /// The CPU must have AVX2, POPCNT, BMI1 and BMI2.
@@ -355,8 +356,9 @@ pub(super) unsafe fn field_pairs<const B: usize, const E: u32, const M: u32>(
     k: u32,
     sgn: u32,
     pairs: &mut [u64; BLOCK / 2],
-) {
+) -> u32 {
     let p = const { Params::new(B, E, M) };
+    let mut escaped = 0u32;
     let field_bits = if p.float { k + sgn + M } else { p.width };
     let shift_hi = _mm_cvtsi32_si128(field_bits as i32);
     let low32 = _mm256_set1_epi64x(0xFFFF_FFFF);
@@ -369,7 +371,10 @@ pub(super) unsafe fn field_pairs<const B: usize, const E: u32, const M: u32>(
                 _mm256_set1_epi32(p.exp_max as i32),
             );
             let off = _mm256_sub_epi32(_mm256_set1_epi32(max_exp as i32), exp);
-            let code = _mm256_min_epu32(off, _mm256_set1_epi32(((1u32 << k) - 1) as i32));
+            let lim = _mm256_set1_epi32(((1u32 << k) - 1) as i32);
+            let code = _mm256_min_epu32(off, lim);
+            let at_lim = _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(code, lim)));
+            escaped |= (at_lim as u32 & 0xFF) << (8 * i);
             let code = _mm256_sll_epi32(code, _mm_cvtsi32_si128((M + sgn) as i32));
             // The sign bit moved down to bit M (0 in every lane when sgn = 0).
             let sign = _mm256_srl_epi32(y, _mm_cvtsi32_si128((E + M) as i32));
@@ -388,5 +393,11 @@ pub(super) unsafe fn field_pairs<const B: usize, const E: u32, const M: u32>(
                 _mm256_or_si256(even, odd),
             )
         };
+    }
+    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
+    if p.escapes(k) {
+        escaped & n_mask
+    } else {
+        0
     }
 }
