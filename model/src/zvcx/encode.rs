@@ -156,7 +156,7 @@ fn mask_of(flags: &[u8; BLOCK]) -> u32 {
 
 /// The group map of `nz`: bit `j` set iff elements `4j..4j+4` hold a non-zero.
 #[inline(always)]
-fn group_map(nz: u32) -> u32 {
+pub(super) fn group_map(nz: u32) -> u32 {
     // Bit 4j of `any` says group j is occupied; gather bits 0, 4, …, 28 into 0..8.
     let any = (nz | nz >> 1 | nz >> 2 | nz >> 3) & 0x1111_1111;
     let m = (any | any >> 3) & 0x0303_0303;
@@ -375,7 +375,13 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     // The mode code and the positions in one put (at most 8 + 40 bits), then the block
     // header and the repeat flags in another (at most 12 + 4 + 2 + 1 + 31 bits).
     let mode = MODE_CODES.coded[usize::from(repeat)][ki];
-    let (pos_code, pos_bits) = positions_code(KINDS[ki], nz, n);
+    let (pos_code, pos_bits) = match KINDS[ki] {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
+        // whose token proves BMI2.
+        Positions::Group if SIMD => unsafe { super::x86::group_code(nz) },
+        kind => positions_code(kind, nz, n),
+    };
     w.put_bits(
         u64::from(mode.bits) | pos_code << mode.len,
         mode.len + pos_bits,
