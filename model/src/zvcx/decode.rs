@@ -52,6 +52,21 @@ pub(super) fn decode_chunk<const B: usize, const E: u32, const M: u32>(
     n_elems: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), ZvcxError> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(avx2) = super::x86::Avx2::detect() {
+        return avx2.decode_chunk::<B, E, M>(payload, n_elems, out);
+    }
+    decode_chunk_with::<B, E, M>(payload, n_elems, out)
+}
+
+/// The decoder proper (the same code whatever the CPU; compiled a second time with BMI1/2
+/// and POPCNT where the CPU has them: variable shifts without flags, `tzcnt`, `popcnt`).
+#[inline(always)]
+pub(super) fn decode_chunk_with<const B: usize, const E: u32, const M: u32>(
+    payload: &[u8],
+    n_elems: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), ZvcxError> {
     let mut r = BitReader::new(payload);
     let mut prev = None;
     // Blocks are decoded in place into zeros, so a zero block costs nothing more than its

@@ -129,6 +129,15 @@ fn encode_portable(data: &[u8], ty: ElemType) -> Vec<u8> {
     out
 }
 
+/// [`decode`] with the decoder compiled for any CPU, whatever this one has (the tests hold
+/// it and the feature-enabled one to the same result).
+#[cfg(test)]
+fn decode_portable(payload: &[u8], ty: ElemType, n_elems: usize) -> Result<Vec<u8>, ZvcxError> {
+    let mut out = Vec::new();
+    use decode::decode_chunk_with;
+    with_type!(ty, decode_chunk_with(payload, n_elems, &mut out)).map(|()| out)
+}
+
 /// The ZVC-X payload of `data`.
 pub fn encode(data: &[u8], ty: ElemType) -> Result<Vec<u8>, FormatError> {
     let mut out = Vec::new();

@@ -32,7 +32,9 @@ use std::sync::OnceLock;
 
 use cdma_spec::zvcx::{BLOCK_ELEMS, GROUP_ELEMS};
 
+use super::decode::decode_chunk_with;
 use super::encode::{encode_chunk_with, group_map, Fields, Scan};
+use super::error::ZvcxError;
 use super::Params;
 
 const BLOCK: usize = 32;
@@ -69,6 +71,28 @@ impl Avx2 {
         // SAFETY: the token exists only if the CPU has every feature the function enables.
         unsafe { encode_chunk_avx2::<B, E, M>(data, out) }
     }
+
+    /// The decoder, compiled with the same features (it uses no intrinsics: the
+    /// compiler's own code for shifts, bit counts and copies).
+    #[inline]
+    pub(super) fn decode_chunk<const B: usize, const E: u32, const M: u32>(
+        self,
+        payload: &[u8],
+        n_elems: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ZvcxError> {
+        // SAFETY: the token exists only if the CPU has every feature the function enables.
+        unsafe { decode_chunk_avx2::<B, E, M>(payload, n_elems, out) }
+    }
+}
+
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn decode_chunk_avx2<const B: usize, const E: u32, const M: u32>(
+    payload: &[u8],
+    n_elems: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), ZvcxError> {
+    decode_chunk_with::<B, E, M>(payload, n_elems, out)
 }
 
 #[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
