@@ -10,7 +10,9 @@
 //! and gathers what the costing needs (repeat flags, the OR of the exponent offsets, and the
 //! escape count at every k from one table load and add per element, [`ESCAPES_AT`]), so
 //! costing a choice is arithmetic on counts; fields written from the compacted values, codes
-//! and headers merged into as few puts as fit.
+//! and headers merged into as few puts as fit. Where the CPU has AVX2 (run-time detection,
+//! `super::x86`), the block scan, the fields and the group code are vector kernels and the
+//! two passes above one scan of four 8-lane vectors; the bits are the same.
 
 use cdma_spec::zvcx::{
     Positions, BLOCK_ELEMS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS, LIST_MAX, NESC_BITS,
@@ -18,7 +20,8 @@ use cdma_spec::zvcx::{
 };
 
 use super::bits::BitWriter;
-use super::tables::{DELTA_CODES, DELTA_ESCAPE_CODE, DELTA_MAX, ESCAPES_AT, KINDS, MODE_CODES};
+use super::scan::{group_map, load, scan_portable, Fields, Scan};
+use super::tables::{DELTA_CODES, DELTA_ESCAPE_CODE, DELTA_MAX, KINDS, MODE_CODES};
 use super::Params;
 
 const BLOCK: usize = BLOCK_ELEMS as usize;
@@ -31,10 +34,22 @@ pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
     out: &mut Vec<u8>,
 ) {
     #[cfg(target_arch = "x86_64")]
-    if let Some(avx2) = super::x86::Avx2::detect() {
-        return avx2.encode_chunk::<B, E, M>(data, out);
+    if super::x86::Avx2::detect().is_some() {
+        // SAFETY: the token exists only if the CPU has every feature the function enables.
+        return unsafe { encode_chunk_avx2::<B, E, M>(data, out) };
     }
     encode_chunk_with::<B, E, M, false>(data, out);
+}
+
+/// The whole encoder with the AVX2 kernels, compiled with the features enabled (so the
+/// kernels inline into it, and the rest gets `popcnt`/`tzcnt`/`shlx`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn encode_chunk_avx2<const B: usize, const E: u32, const M: u32>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    encode_chunk_with::<B, E, M, true>(data, out);
 }
 
 /// [`encode_chunk`] with the portable block scan, whatever the CPU: for the tests that hold
@@ -48,7 +63,7 @@ pub(super) fn encode_chunk_portable<const B: usize, const E: u32, const M: u32>(
 }
 
 /// The encoder proper; `SIMD`: the block scan is [`super::x86::scan`] (only instantiated
-/// true inside an AVX2-enabled function, which that scan needs).
+/// true inside `encode_chunk_avx2`, whose features that scan needs).
 #[inline(always)]
 pub(super) fn encode_chunk_with<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     data: &[u8],
@@ -72,34 +87,6 @@ pub(super) fn encode_chunk_with<const B: usize, const E: u32, const M: u32, cons
         encode_block::<B, E, M, SIMD>(&mut w, &padded[..BLOCK * B], len, &mut prev);
     }
     w.finish();
-}
-
-/// The little-endian elements of one block (up to 32; the rest 0).
-#[inline(always)]
-fn load<const B: usize>(block: &[u8]) -> [u32; BLOCK] {
-    let mut v = [0u32; BLOCK];
-    for (x, b) in v.iter_mut().zip(block.chunks_exact(B)) {
-        let mut w = [0u8; 4];
-        w[..B].copy_from_slice(b);
-        *x = u32::from_le_bytes(w);
-    }
-    v
-}
-
-/// What the costing needs about one set of elements to be stored (all non-zeros, or the
-/// kept ones when repeat flags are used).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Fields {
-    /// How many.
-    pub(super) count: u32,
-    /// Byte `k` (1 ≤ k < e): how many escape at offset width `k` (sums of [`ESCAPES_AT`]).
-    pub(super) escapes: u64,
-    /// 0 iff every exponent offset is 0, i.e. every exponent is the largest (k = 0
-    /// allowed); the portable scan ORs the offsets, the AVX2 one has a mask of the non-zero
-    /// ones.
-    pub(super) offsets: u32,
-    /// Repeat-flag bits before the fields.
-    pub(super) flags: u32,
 }
 
 /// The cheapest body (repeat flags + fields + escaped exponents) of `f` and its `k`, the
@@ -139,29 +126,6 @@ fn escapes_at<const B: usize, const E: u32, const M: u32>(escapes: u64, k: u32) 
     }
 }
 
-/// The 32-bit mask of 32 flags (each 0 or 1), flag `i` to bit `i`: eight flags at a time,
-/// gathered into the top byte of one multiplication (flag `i` of a little-endian word lands
-/// in bit 56 + i; the partial sums below never carry into it).
-#[inline(always)]
-fn mask_of(flags: &[u8; BLOCK]) -> u32 {
-    let mut mask = 0u32;
-    for (g, w) in flags.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(w.try_into().expect("8 flags"));
-        mask |= ((w.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * g);
-    }
-    mask
-}
-
-/// The group map of `nz`: bit `j` set iff elements `4j..4j+4` hold a non-zero.
-#[inline(always)]
-pub(super) fn group_map(nz: u32) -> u32 {
-    // Bit 4j of `any` says group j is occupied; gather bits 0, 4, …, 28 into 0..8.
-    let any = (nz | nz >> 1 | nz >> 2 | nz >> 3) & 0x1111_1111;
-    let m = (any | any >> 3) & 0x0303_0303;
-    let m = (m | m >> 6) & 0x000F_000F;
-    (m | m >> 12) & 0xFF
-}
-
 /// Bits of the position code of each kind ([`KINDS`] order) for non-zero mask `nz` (`n`
 /// non-zeros, block of `len` elements); `u32::MAX` where the kind cannot express it.
 #[inline(always)]
@@ -195,26 +159,6 @@ fn max_exp_code<const E: u32>(max_exp: u32, prev: Option<u32>) -> (u64, u32) {
     }
 }
 
-/// What the costing and the writing need from one block's lanes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Scan {
-    /// Non-zero mask: bit `i` set iff element `i` is not 0 (never 0: an all-zero block has
-    /// no scan).
-    pub(super) nz: u32,
-    /// The largest exponent (0 for raw types).
-    pub(super) max_exp: u32,
-    /// 1 iff some element has its sign bit set (always 0 for raw types).
-    pub(super) sgn: u32,
-    /// Bit `j`: the `j`-th non-zero equals the one before it (bit 0 never set).
-    pub(super) rep: u32,
-    /// Summary of all non-zeros.
-    pub(super) all: Fields,
-    /// Summary of the non-zeros kept with repeat flags (all but the repeats); its escapes
-    /// and offsets are only filled in when there are repeats (the repeat choice is not
-    /// costed otherwise).
-    pub(super) kept: Fields,
-}
-
 /// Scans block `block` (`BLOCK * B` bytes, unused lanes 0): None if every element is 0, else the [`Scan`],
 /// with the non-zeros compacted in order into `cbuf[1..=n]` (`cbuf[0]` 0, lanes past `n`
 /// unspecified). `SIMD`: with the AVX2 kernel (the caller is AVX2-enabled).
@@ -225,83 +169,11 @@ fn scan<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
 ) -> Option<Scan> {
     #[cfg(target_arch = "x86_64")]
     if SIMD {
-        // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
+        // SAFETY: `SIMD` is only true in code instantiated by `encode_chunk_avx2`,
         // whose token proves AVX2 (and the other features `x86::scan` enables) are present.
         return unsafe { super::x86::scan::<B, E, M>(block, cbuf) };
     }
     scan_portable::<B, E, M>(&load::<B>(block), cbuf)
-}
-
-/// The portable [`scan`]: one branch-free pass over all lanes that the compiler vectorizes
-/// (non-zero mask; largest magnitude, whose exponent is the block's largest as the
-/// exponent sits above the mantissa and zeros add nothing; OR of every element for the
-/// sign), then one pass over the non-zeros that compacts them and sums one [`ESCAPES_AT`]
-/// entry and ORs the offset of each, and one over the kept ones when there are repeats.
-#[inline(always)]
-pub(super) fn scan_portable<const B: usize, const E: u32, const M: u32>(
-    v: &[u32; BLOCK],
-    cbuf: &mut [u32; BLOCK + 1],
-) -> Option<Scan> {
-    let p = const { Params::new(B, E, M) };
-    let (mut mag, mut any) = (0u32, 0u32);
-    let mut is_nz = [0u8; BLOCK];
-    for (f, &x) in is_nz.iter_mut().zip(v) {
-        *f = u8::from(x != 0);
-        mag = mag.max(x & p.abs_mask);
-        any |= x;
-    }
-    let nz = mask_of(&is_nz);
-    if nz == 0 {
-        return None;
-    }
-    let n = nz.count_ones();
-    let max_exp = p.exp_of(mag);
-    let sgn = if p.float { (any >> (E + M)) & 1 } else { 0 };
-    let c = &mut cbuf[1..];
-    let mut all = Fields {
-        count: n,
-        escapes: 0,
-        offsets: 0,
-        flags: 0,
-    };
-    let (mut bits, mut j, mut rep, mut last) = (nz, 0usize, 0u32, 0u32);
-    while bits != 0 {
-        let x = v[bits.trailing_zeros() as usize];
-        bits &= bits - 1;
-        c[j % BLOCK] = x;
-        rep |= u32::from(x == last) << (j % BLOCK); // the first non-zero never equals 0
-        last = x;
-        j += 1;
-        if p.float {
-            let off = max_exp - p.exp_of(x);
-            all.escapes += ESCAPES_AT[(off & 0xFF) as usize];
-            all.offsets |= off;
-        }
-    }
-    let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
-    let mut kept = Fields {
-        count: n - rep.count_ones(),
-        escapes: 0,
-        offsets: 0,
-        flags: n - 1,
-    };
-    if rep != 0 && p.float {
-        let mut bits = n_mask & !rep;
-        while bits != 0 {
-            let off = max_exp - p.exp_of(c[bits.trailing_zeros() as usize]);
-            bits &= bits - 1;
-            kept.escapes += ESCAPES_AT[(off & 0xFF) as usize];
-            kept.offsets |= off;
-        }
-    }
-    Some(Scan {
-        nz,
-        max_exp,
-        sgn,
-        rep,
-        all,
-        kept,
-    })
 }
 
 /// Encodes one block of `len` (1..=32) elements, `block` (`BLOCK * B` bytes, the elements
@@ -375,7 +247,7 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     let mode = MODE_CODES.coded[usize::from(repeat)][ki];
     let (pos_code, pos_bits) = match KINDS[ki] {
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
+        // SAFETY: `SIMD` is only true in code instantiated by `encode_chunk_avx2`,
         // whose token proves BMI2.
         Positions::Group if SIMD => unsafe { super::x86::group_code(nz) },
         kind => positions_code(kind, nz, n),
@@ -428,9 +300,11 @@ fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     } else if SIMD {
         // Fields computed and paired in vector registers, then two per put (or one each
         // when two do not fit a put).
+        // (`SIMD` is never true elsewhere; the branch still compiles there.)
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut pairs = [0u64; BLOCK / 2];
         #[cfg(target_arch = "x86_64")]
-        // SAFETY: `SIMD` is only true in code instantiated by `x86::Avx2::encode_chunk`,
+        // SAFETY: `SIMD` is only true in code instantiated by `encode_chunk_avx2`,
         // whose token proves AVX2 (and the other features `x86::field_pairs` enables).
         {
             escaped = unsafe {

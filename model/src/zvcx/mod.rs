@@ -14,6 +14,7 @@ mod bits;
 mod decode;
 mod encode;
 mod error;
+mod scan;
 mod tables;
 #[cfg(target_arch = "x86_64")]
 mod x86;

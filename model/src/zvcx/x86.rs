@@ -32,9 +32,7 @@ use std::sync::OnceLock;
 
 use cdma_spec::zvcx::{BLOCK_ELEMS, GROUP_ELEMS};
 
-use super::decode::decode_chunk_with;
-use super::encode::{encode_chunk_with, group_map, Fields, Scan};
-use super::error::ZvcxError;
+use super::scan::{group_map, Fields, Scan};
 use super::Params;
 
 const BLOCK: usize = 32;
@@ -59,48 +57,6 @@ impl Avx2 {
         });
         ok.then_some(Avx2(()))
     }
-
-    /// The whole encoder with the AVX2 scan, compiled with the features enabled (so the
-    /// scan inlines into it, and the rest gets `popcnt`/`tzcnt`/`shlx`).
-    #[inline]
-    pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
-        self,
-        data: &[u8],
-        out: &mut Vec<u8>,
-    ) {
-        // SAFETY: the token exists only if the CPU has every feature the function enables.
-        unsafe { encode_chunk_avx2::<B, E, M>(data, out) }
-    }
-
-    /// The decoder, compiled with the same features (it uses no intrinsics: the
-    /// compiler's own code for shifts, bit counts and copies).
-    #[inline]
-    pub(super) fn decode_chunk<const B: usize, const E: u32, const M: u32>(
-        self,
-        payload: &[u8],
-        n_elems: usize,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ZvcxError> {
-        // SAFETY: the token exists only if the CPU has every feature the function enables.
-        unsafe { decode_chunk_avx2::<B, E, M>(payload, n_elems, out) }
-    }
-}
-
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn decode_chunk_avx2<const B: usize, const E: u32, const M: u32>(
-    payload: &[u8],
-    n_elems: usize,
-    out: &mut Vec<u8>,
-) -> Result<(), ZvcxError> {
-    decode_chunk_with::<B, E, M>(payload, n_elems, out)
-}
-
-#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
-unsafe fn encode_chunk_avx2<const B: usize, const E: u32, const M: u32>(
-    data: &[u8],
-    out: &mut Vec<u8>,
-) {
-    encode_chunk_with::<B, E, M, true>(data, out);
 }
 
 /// `vpermd` indices compacting the lanes set in the index (8 bits) to the front, in order,
