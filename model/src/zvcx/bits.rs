@@ -6,7 +6,8 @@
 /// accumulator; every put stores all 8 bytes of it at the first byte not yet complete
 /// (branch-free: the bytes past the complete ones are rewritten by the next put) and
 /// advances by the complete bytes. So the vector is kept at least 8 bytes longer than what
-/// was written (zero-filled ahead, [`BitWriter::reserve`]), and [`BitWriter::finish`]
+/// was written (zero-filled ahead [`GROW_STEP`] bytes at a time, so the rare growth check
+/// fails once per that many bytes), and [`BitWriter::finish`]
 /// cuts it back. The writer holds the vector itself (taken from the caller's and given back
 /// by `finish`), so its pointer and length stay in registers while bits are put.
 pub struct BitWriter<'a> {
@@ -37,15 +38,6 @@ impl<'a> BitWriter<'a> {
             n: 0,
             #[cfg(test)]
             written: 0,
-        }
-    }
-
-    /// Makes room for `bits` more bits, so no put of them grows the vector (one zero-fill
-    /// instead of one per few puts).
-    pub fn reserve(&mut self, bits: usize) {
-        let len = self.pos + bits.div_ceil(8) + 8;
-        if self.buf.len() < len {
-            self.buf.resize(len, 0);
         }
     }
 
@@ -107,11 +99,15 @@ impl<'a> BitWriter<'a> {
     }
 }
 
-/// `buf` zero-filled to `len` bytes and some more, for a put without [`BitWriter::reserve`].
+/// How many bytes past the ones needed the vector is zero-filled when it grows: large
+/// enough to make growing rare, small against a chunk's output.
+pub const GROW_STEP: usize = 512;
+
+/// `buf` zero-filled to `len` bytes and [`GROW_STEP`] more.
 #[cold]
 #[inline(never)]
 fn grow(mut buf: Vec<u8>, len: usize) -> Vec<u8> {
-    buf.resize(len + 64, 0);
+    buf.resize(len.max(buf.len()) + GROW_STEP, 0);
     buf
 }
 

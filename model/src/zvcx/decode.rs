@@ -52,6 +52,34 @@ pub(super) fn decode_chunk<const B: usize, const E: u32, const M: u32>(
     n_elems: usize,
     out: &mut Vec<u8>,
 ) -> Result<(), ZvcxError> {
+    #[cfg(target_arch = "x86_64")]
+    if super::x86::Avx2::detect().is_some() {
+        // SAFETY: the token exists only if the CPU has every feature the function enables.
+        return unsafe { decode_chunk_avx2::<B, E, M>(payload, n_elems, out) };
+    }
+    decode_chunk_with::<B, E, M>(payload, n_elems, out)
+}
+
+/// The decoder compiled with AVX2, BMI1/2 and POPCNT enabled (no intrinsics: the
+/// compiler's own code for shifts, bit counts and copies).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn decode_chunk_avx2<const B: usize, const E: u32, const M: u32>(
+    payload: &[u8],
+    n_elems: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), ZvcxError> {
+    decode_chunk_with::<B, E, M>(payload, n_elems, out)
+}
+
+/// The decoder proper (the same code whatever the CPU; compiled a second time with BMI1/2
+/// and POPCNT where the CPU has them: variable shifts without flags, `tzcnt`, `popcnt`).
+#[inline(always)]
+pub(super) fn decode_chunk_with<const B: usize, const E: u32, const M: u32>(
+    payload: &[u8],
+    n_elems: usize,
+    out: &mut Vec<u8>,
+) -> Result<(), ZvcxError> {
     let mut r = BitReader::new(payload);
     let mut prev = None;
     // Blocks are decoded in place into zeros, so a zero block costs nothing more than its

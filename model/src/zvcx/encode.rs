@@ -10,7 +10,9 @@
 //! and gathers what the costing needs (repeat flags, the OR of the exponent offsets, and the
 //! escape count at every k from one table load and add per element, [`ESCAPES_AT`]), so
 //! costing a choice is arithmetic on counts; fields written from the compacted values, codes
-//! and headers merged into as few puts as fit.
+//! and headers merged into as few puts as fit. Where the CPU has AVX2 (run-time detection,
+//! `super::x86`), the block scan, the fields and the group code are vector kernels and the
+//! two passes above one scan of four 8-lane vectors; the bits are the same.
 
 use cdma_spec::zvcx::{
     Positions, BLOCK_ELEMS, GROUP_ELEMS, LIST_COUNT_BITS, LIST_INDEX_BITS, LIST_MAX, NESC_BITS,
@@ -18,59 +20,73 @@ use cdma_spec::zvcx::{
 };
 
 use super::bits::BitWriter;
-use super::tables::{DELTA_CODES, DELTA_ESCAPE_CODE, DELTA_MAX, ESCAPES_AT, KINDS, MODE_CODES};
+use super::scan::{group_map, load, scan_portable, Fields, Scan};
+use super::tables::{DELTA_CODES, DELTA_ESCAPE_CODE, DELTA_MAX, KINDS, MODE_CODES};
 use super::Params;
 
 const BLOCK: usize = BLOCK_ELEMS as usize;
 
 /// Appends the ZVC-X payload of `data` (whole elements of `B` bytes with `E` exponent and
-/// `M` mantissa bits) to `out`.
+/// `M` mantissa bits) to `out`: with the AVX2 block scan where the CPU has it (and
+/// `CDMA_MODEL_FORCE_SCALAR` is unset), else the portable one; both write the same bits.
 pub(super) fn encode_chunk<const B: usize, const E: u32, const M: u32>(
     data: &[u8],
     out: &mut Vec<u8>,
 ) {
-    let p = const { Params::new(B, E, M) };
-    // The worst case, every block raw, so the writer never grows the vector.
-    let n = data.len() / B;
-    let worst_bits = n.div_ceil(BLOCK) * MODE_CODES.raw.len as usize + n * p.width as usize;
+    #[cfg(target_arch = "x86_64")]
+    if super::x86::Avx2::detect().is_some() {
+        // SAFETY: the token exists only if the CPU has every feature the function enables.
+        return unsafe { encode_chunk_avx2::<B, E, M>(data, out) };
+    }
+    encode_chunk_with::<B, E, M, false>(data, out);
+}
+
+/// The whole encoder with the AVX2 kernels, compiled with the features enabled (so the
+/// kernels inline into it, and the rest gets `popcnt`/`tzcnt`/`shlx`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,popcnt,bmi1,bmi2")]
+unsafe fn encode_chunk_avx2<const B: usize, const E: u32, const M: u32>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    encode_chunk_with::<B, E, M, true>(data, out);
+}
+
+/// [`encode_chunk`] with the portable block scan, whatever the CPU: for the tests that hold
+/// the two scans to the same bits.
+#[cfg(test)]
+pub(super) fn encode_chunk_portable<const B: usize, const E: u32, const M: u32>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    encode_chunk_with::<B, E, M, false>(data, out);
+}
+
+/// The encoder proper; `SIMD`: the block scan is [`super::x86::scan`] (only instantiated
+/// true inside `encode_chunk_avx2`, whose features that scan needs).
+#[inline(always)]
+pub(super) fn encode_chunk_with<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
+    data: &[u8],
+    out: &mut Vec<u8>,
+) {
+    // No zero-fill of the worst case up front (every block raw: several times what the
+    // corpus compresses to, and zero-filling it cost ~5 % of the time): the writer grows
+    // the vector in steps of `GROW_STEP` bytes as it writes.
     let mut w = BitWriter::new(out);
-    w.reserve(worst_bits);
     let mut prev = None;
     let blocks = data.chunks_exact(BLOCK * B);
     let rest = blocks.remainder();
     for block in blocks {
-        encode_block::<B, E, M>(&mut w, &load::<B>(block), BLOCK as u32, &mut prev);
+        encode_block::<B, E, M, SIMD>(&mut w, block, BLOCK as u32, &mut prev);
     }
     if !rest.is_empty() {
-        encode_block::<B, E, M>(&mut w, &load::<B>(rest), (rest.len() / B) as u32, &mut prev);
+        let len = (rest.len() / B) as u32;
+        // Zero-padded to a whole block, which the scans read.
+        let mut padded = [0u8; BLOCK * 4];
+        padded[..rest.len()].copy_from_slice(rest);
+        encode_block::<B, E, M, SIMD>(&mut w, &padded[..BLOCK * B], len, &mut prev);
     }
     w.finish();
-}
-
-/// The little-endian elements of one block (up to 32; the rest 0).
-#[inline(always)]
-fn load<const B: usize>(block: &[u8]) -> [u32; BLOCK] {
-    let mut v = [0u32; BLOCK];
-    for (x, b) in v.iter_mut().zip(block.chunks_exact(B)) {
-        let mut w = [0u8; 4];
-        w[..B].copy_from_slice(b);
-        *x = u32::from_le_bytes(w);
-    }
-    v
-}
-
-/// What the costing needs about one set of elements to be stored (all non-zeros, or the
-/// kept ones when repeat flags are used).
-#[derive(Clone, Copy)]
-struct Fields {
-    /// How many.
-    count: u32,
-    /// Byte `k` (1 ≤ k < e): how many escape at offset width `k` (sums of [`ESCAPES_AT`]).
-    escapes: u64,
-    /// OR of their exponent offsets: 0 iff every exponent is the largest (k = 0 allowed).
-    offsets: u32,
-    /// Repeat-flag bits before the fields.
-    flags: u32,
 }
 
 /// The cheapest body (repeat flags + fields + escaped exponents) of `f` and its `k`, the
@@ -84,20 +100,18 @@ fn best_body<const B: usize, const E: u32, const M: u32>(f: Fields, sgn: u32) ->
         return (f.flags + f.count * p.width, 0);
     }
     let base = f.flags + f.count * (sgn + M);
-    let mut best = (if f.offsets == 0 { base } else { u32::MAX }, 0);
+    // Without branches (which k wins depends on the data): each candidate as the key
+    // `bits << 4 | k`, so the smallest key is the fewest bits, then the smallest k; an
+    // impossible candidate is u32::MAX (bits stay below 2^20: at most 32 fields of 32 bits
+    // plus headers).
+    let key = |bits: u32, k: u32, ok: bool| if ok { bits << 4 | k } else { u32::MAX };
+    let mut best = key(base, 0, f.offsets == 0);
     for k in 1..E {
         let esc = ((f.escapes >> (8 * k)) & 0xFF) as u32; // k < e ≤ 8: shift ≤ 56
-        let bits = base + f.count * k + esc * E;
-        // `&`, not `&&`: both sides are cheap, and one test is one less branch to predict.
-        if (esc <= NESC_MAX) & (bits < best.0) {
-            best = (bits, k);
-        }
+        best = best.min(key(base + f.count * k + esc * E, k, esc <= NESC_MAX));
     }
-    let bits = base + f.count * E;
-    if bits < best.0 {
-        best = (bits, E);
-    }
-    best
+    best = best.min(key(base + f.count * E, E, true));
+    (best >> 4, best & 0xF)
 }
 
 /// The escape count at offset width `k` from the summed [`ESCAPES_AT`] bytes (0 where `k`
@@ -110,29 +124,6 @@ fn escapes_at<const B: usize, const E: u32, const M: u32>(escapes: u64, k: u32) 
     } else {
         0
     }
-}
-
-/// The 32-bit mask of 32 flags (each 0 or 1), flag `i` to bit `i`: eight flags at a time,
-/// gathered into the top byte of one multiplication (flag `i` of a little-endian word lands
-/// in bit 56 + i; the partial sums below never carry into it).
-#[inline(always)]
-fn mask_of(flags: &[u8; BLOCK]) -> u32 {
-    let mut mask = 0u32;
-    for (g, w) in flags.chunks_exact(8).enumerate() {
-        let w = u64::from_le_bytes(w.try_into().expect("8 flags"));
-        mask |= ((w.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * g);
-    }
-    mask
-}
-
-/// The group map of `nz`: bit `j` set iff elements `4j..4j+4` hold a non-zero.
-#[inline(always)]
-fn group_map(nz: u32) -> u32 {
-    // Bit 4j of `any` says group j is occupied; gather bits 0, 4, …, 28 into 0..8.
-    let any = (nz | nz >> 1 | nz >> 2 | nz >> 3) & 0x1111_1111;
-    let m = (any | any >> 3) & 0x0303_0303;
-    let m = (m | m >> 6) & 0x000F_000F;
-    (m | m >> 12) & 0xFF
 }
 
 /// Bits of the position code of each kind ([`KINDS`] order) for non-zero mask `nz` (`n`
@@ -168,78 +159,53 @@ fn max_exp_code<const E: u32>(max_exp: u32, prev: Option<u32>) -> (u64, u32) {
     }
 }
 
-/// Encodes one block of `len` (1..=32) elements `v[..len]` (the rest 0). `prev`: the largest
+/// Scans block `block` (`BLOCK * B` bytes, unused lanes 0): None if every element is 0, else the [`Scan`],
+/// with the non-zeros compacted in order into `cbuf[1..=n]` (`cbuf[0]` 0, lanes past `n`
+/// unspecified). `SIMD`: with the AVX2 kernel (the caller is AVX2-enabled).
+#[inline(always)]
+fn scan<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
+    block: &[u8],
+    cbuf: &mut [u32; BLOCK + 1],
+) -> Option<Scan> {
+    #[cfg(target_arch = "x86_64")]
+    if SIMD {
+        // SAFETY: `SIMD` is only true in code instantiated by `encode_chunk_avx2`,
+        // whose token proves AVX2 (and the other features `x86::scan` enables) are present.
+        return unsafe { super::x86::scan::<B, E, M>(block, cbuf) };
+    }
+    scan_portable::<B, E, M>(&load::<B>(block), cbuf)
+}
+
+/// Encodes one block of `len` (1..=32) elements, `block` (`BLOCK * B` bytes, the elements
+/// past `len` 0). `prev`: the largest
 /// exponent of the chunk's previous coded block, updated when this one is coded.
 #[inline(always)]
-fn encode_block<const B: usize, const E: u32, const M: u32>(
+fn encode_block<const B: usize, const E: u32, const M: u32, const SIMD: bool>(
     w: &mut BitWriter,
-    v: &[u32; BLOCK],
+    block: &[u8],
     len: u32,
     prev: &mut Option<u32>,
 ) {
     let p = const { Params::new(B, E, M) };
-    // All 32 lanes, no branches: the non-zero mask; the largest magnitude, whose exponent is
-    // the block's largest (the exponent sits above the mantissa, and zeros add nothing); the
-    // OR of every element, whose sign bit is set iff some element's is.
-    let (mut mag, mut any) = (0u32, 0u32);
-    let mut is_nz = [0u8; BLOCK];
-    for (f, &x) in is_nz.iter_mut().zip(v) {
-        *f = u8::from(x != 0);
-        mag = mag.max(x & p.abs_mask);
-        any |= x;
-    }
-    let nz = mask_of(&is_nz);
-    if nz == 0 {
+    // `cbuf[0]` stays 0 (the AVX2 scan compares each non-zero with the one before it);
+    // the non-zeros are compacted into `cbuf[1..]`.
+    let mut cbuf = [0u32; BLOCK + 1];
+    assert_eq!(block.len(), BLOCK * B, "a whole block"); // the SIMD scan relies on it
+    let Some(Scan {
+        nz,
+        max_exp,
+        sgn,
+        rep,
+        all,
+        kept,
+    }) = scan::<B, E, M, SIMD>(block, &mut cbuf)
+    else {
         w.put_code(MODE_CODES.zero);
         return;
-    }
-    let n = nz.count_ones();
-    let max_exp = p.exp_of(mag);
-    let sgn = if p.float { (any >> (E + M)) & 1 } else { 0 };
-
-    // The non-zeros in order, compacted into `c`, with the summary of their exponent
-    // offsets (one table load and add, one OR each); `rep` bit j: the j-th non-zero equals
-    // the one before.
-    let mut c = [0u32; BLOCK];
-    let mut all = Fields {
-        count: n,
-        escapes: 0,
-        offsets: 0,
-        flags: 0,
     };
-    let (mut bits, mut j, mut rep, mut last) = (nz, 0usize, 0u32, 0u32);
-    while bits != 0 {
-        let x = v[bits.trailing_zeros() as usize];
-        bits &= bits - 1;
-        c[j % BLOCK] = x;
-        rep |= u32::from(x == last) << (j % BLOCK); // the first non-zero never equals 0
-        last = x;
-        j += 1;
-        if p.float {
-            let off = max_exp - p.exp_of(x);
-            all.escapes += ESCAPES_AT[(off & 0xFF) as usize];
-            all.offsets |= off;
-        }
-    }
+    let c = &cbuf[1..];
+    let n = all.count;
     let n_mask = if n == 32 { u32::MAX } else { (1 << n) - 1 };
-    // The non-zeros stored with repeat flags: all but the repeats (summarized only when
-    // there are repeats, the repeat choice is not costed otherwise).
-    let mut kept = Fields {
-        count: n - rep.count_ones(),
-        escapes: 0,
-        offsets: 0,
-        flags: n - 1,
-    };
-    if rep != 0 && p.float {
-        let mut bits = n_mask & !rep;
-        while bits != 0 {
-            let off = max_exp - p.exp_of(c[bits.trailing_zeros() as usize]);
-            bits &= bits - 1;
-            kept.escapes += ESCAPES_AT[(off & 0xFF) as usize];
-            kept.offsets |= off;
-        }
-    }
-
     let (exp_code, exp_bits) = max_exp_code::<E>(max_exp, *prev);
     let header = if p.float {
         exp_bits + p.k_bits + NESC_BITS + 1
@@ -268,8 +234,10 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
     let (total, repeat, ki, k) = best;
     if MODE_CODES.raw.len + len * p.width < total {
         w.put_code(MODE_CODES.raw);
-        for &x in &v[..len as usize] {
-            w.put_bits(u64::from(x), p.width);
+        for x in block.chunks_exact(B).take(len as usize) {
+            let mut b = [0u8; 4];
+            b[..B].copy_from_slice(x);
+            w.put_bits(u64::from(u32::from_le_bytes(b)), p.width);
         }
         return;
     }
@@ -277,7 +245,13 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
     // The mode code and the positions in one put (at most 8 + 40 bits), then the block
     // header and the repeat flags in another (at most 12 + 4 + 2 + 1 + 31 bits).
     let mode = MODE_CODES.coded[usize::from(repeat)][ki];
-    let (pos_code, pos_bits) = positions_code(KINDS[ki], nz, n);
+    let (pos_code, pos_bits) = match KINDS[ki] {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `SIMD` is only true in code instantiated by `encode_chunk_avx2`,
+        // whose token proves BMI2.
+        Positions::Group if SIMD => unsafe { super::x86::group_code(nz) },
+        kind => positions_code(kind, nz, n),
+    };
     w.put_bits(
         u64::from(mode.bits) | pos_code << mode.len,
         mode.len + pos_bits,
@@ -314,12 +288,46 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
         }
     };
     let field_bits = if p.float { k + sgn + M } else { p.width };
+    // With the SIMD fields: the escaped non-zeros, by compacted index.
+    let mut escaped = 0u32;
     if repeat {
         let mut bits = stored_mask;
         while bits != 0 {
             let x = c[bits.trailing_zeros() as usize];
             bits &= bits - 1;
             w.put_bits(field(x), field_bits);
+        }
+    } else if SIMD {
+        // Fields computed and paired in vector registers, then two per put (or one each
+        // when two do not fit a put).
+        // (`SIMD` is never true elsewhere; the branch still compiles there.)
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
+        let mut pairs = [0u64; BLOCK / 2];
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `SIMD` is only true in code instantiated by `encode_chunk_avx2`,
+        // whose token proves AVX2 (and the other features `x86::field_pairs` enables).
+        {
+            escaped = unsafe {
+                super::x86::field_pairs::<B, E, M>(&cbuf, n, max_exp, k, sgn, &mut pairs)
+            };
+        }
+        let whole = &pairs[..n as usize / 2];
+        if 2 * field_bits <= 56 {
+            for &pair in whole {
+                w.put_bits(pair, 2 * field_bits);
+            }
+        } else {
+            let low = (1u64 << field_bits) - 1;
+            for &pair in whole {
+                w.put_bits(pair & low, field_bits);
+                w.put_bits(pair >> field_bits, field_bits);
+            }
+        }
+        if n % 2 == 1 {
+            w.put_bits(
+                pairs[n as usize / 2] & ((1u64 << field_bits) - 1),
+                field_bits,
+            );
         }
     } else if 2 * field_bits <= 56 {
         // Two fields per put where they fit.
@@ -339,7 +347,14 @@ fn encode_block<const B: usize, const E: u32, const M: u32>(
             w.put_bits(field(x), field_bits);
         }
     }
-    if n_esc > 0 {
+    if SIMD && !repeat {
+        // The escaped ones are known: no test per element.
+        while escaped != 0 {
+            let exp = p.exp_of(c[escaped.trailing_zeros() as usize]);
+            escaped &= escaped - 1;
+            w.put_bits(u64::from(exp), E);
+        }
+    } else if n_esc > 0 {
         let mut bits = stored_mask;
         while bits != 0 {
             let exp = p.exp_of(c[bits.trailing_zeros() as usize]);

@@ -58,10 +58,13 @@ fn float_like(ty: ElemType, n: usize, rng: &mut Rng) -> Vec<u8> {
 
 fn same_decoding(payload: &[u8], ty: ElemType, n: usize) {
     let want = oracle::decode(payload, ty, n).map_err(FormatError::ZvcX);
+    let got = decode(payload, ty, n);
+    assert_eq!(got, want, "{ty} n={n} payload {payload:02x?}");
+    // The decoder compiled for any CPU, against the one built with this CPU's features.
     assert_eq!(
-        decode(payload, ty, n),
-        want,
-        "{ty} n={n} payload {payload:02x?}"
+        decode_portable(payload, ty, n).map_err(FormatError::ZvcX),
+        got,
+        "portable {ty} n={n} payload {payload:02x?}"
     );
 }
 
@@ -79,6 +82,59 @@ fn encoders_write_the_same_bits() {
             let want = oracle::encode(&data, ty);
             assert_eq!(encode(&data, ty).unwrap(), want, "{ty} n={n} round {round}");
             assert_eq!(decode(&want, ty, n).unwrap(), data, "{ty} n={n}");
+        }
+    }
+}
+
+/// Corpus-like elements of `ty`: ReLU activations, i.e. about half zeros in runs and
+/// positive values of a few binades around 1, plus max-pool-like repeats.
+fn relu_like(ty: ElemType, n: usize, rng: &mut Rng) -> Vec<u8> {
+    let (e, m) = (ty.exp_bits(), ty.man_bits());
+    let bytes = ty.width().bytes();
+    let mut out = Vec::new();
+    let mut zero_run = false;
+    let mut last = 0u32;
+    for _ in 0..n {
+        if rng.below(8) == 0 {
+            zero_run = !zero_run;
+        }
+        let x = if zero_run {
+            0
+        } else if rng.below(10) == 0 && last != 0 {
+            last
+        } else if e == 0 {
+            rng.next_u32() >> (32 - 8 * bytes as u32 + rng.below(8) as u32)
+        } else {
+            let base = (1u32 << (e - 1)) - 1;
+            let exp = base.saturating_sub(rng.below(6) as u32) + u32::from(rng.below(4) == 0);
+            exp << m | (rng.next_u32() & ((1 << m) - 1))
+        };
+        last = x;
+        out.extend_from_slice(&x.to_le_bytes()[..bytes]);
+    }
+    out
+}
+
+#[test]
+fn simd_and_portable_scans_write_the_same_bits() {
+    // On a CPU without the SIMD kernel both are the portable scan; `encode` then still
+    // meets the oracle in the other tests.
+    let mut rng = Rng::new(4);
+    for round in 0..600 {
+        for ty in ElemType::ALL {
+            let n = rng.below(if round % 3 == 0 { 70 } else { 1100 }) as usize;
+            let data = match round % 3 {
+                0 => (0..n * ty.width().bytes())
+                    .map(|_| rng.next_u32() as u8)
+                    .collect(),
+                1 => float_like(ty, n, &mut rng),
+                _ => relu_like(ty, n, &mut rng),
+            };
+            let fast = encode(&data, ty).unwrap();
+            assert_eq!(fast, encode_portable(&data, ty), "{ty} n={n} round {round}");
+            if round % 5 == 0 {
+                assert_eq!(fast, oracle::encode(&data, ty), "{ty} n={n} round {round}");
+            }
         }
     }
 }

@@ -14,7 +14,10 @@ mod bits;
 mod decode;
 mod encode;
 mod error;
+mod scan;
 mod tables;
+#[cfg(target_arch = "x86_64")]
+mod x86;
 
 pub use error::ZvcxError;
 
@@ -115,6 +118,25 @@ pub fn encode_into(data: &[u8], ty: ElemType, out: &mut Vec<u8>) -> Result<(), F
     use encode::encode_chunk;
     with_type!(ty, encode_chunk(data, out));
     Ok(())
+}
+
+/// The ZVC-X payload of `data` written with the portable block scan whatever the CPU (the
+/// tests hold it and the SIMD scan to the same bits).
+#[cfg(test)]
+fn encode_portable(data: &[u8], ty: ElemType) -> Vec<u8> {
+    let mut out = Vec::new();
+    use encode::encode_chunk_portable;
+    with_type!(ty, encode_chunk_portable(data, &mut out));
+    out
+}
+
+/// [`decode`] with the decoder compiled for any CPU, whatever this one has (the tests hold
+/// it and the feature-enabled one to the same result).
+#[cfg(test)]
+fn decode_portable(payload: &[u8], ty: ElemType, n_elems: usize) -> Result<Vec<u8>, ZvcxError> {
+    let mut out = Vec::new();
+    use decode::decode_chunk_with;
+    with_type!(ty, decode_chunk_with(payload, n_elems, &mut out)).map(|()| out)
 }
 
 /// The ZVC-X payload of `data`.
