@@ -29,7 +29,7 @@ pub(super) fn chunks(
     let eb = 1usize << elem;
     let (mut beats, mut blocks) = (vec![], vec![]);
     for _ in 0..count {
-        let elems = 1 + (rng.next() % 300) as usize;
+        let elems = 1 + (rng.next() % 160) as usize;
         let data: Vec<u8> = (0..elems * eb)
             .map(|_| if rng.chance(40) { 0 } else { rng.next() as u8 })
             .collect();
@@ -119,7 +119,7 @@ fn blocks_match_the_chunks_at_every_width() {
     for (n, run) in RUNS {
         for elem in 0..3u64 {
             let mut rng = XorShift64::new(7 + n as u64 * 3 + elem);
-            let (beats, want) = chunks(&mut rng, n, elem, 6);
+            let (beats, want) = chunks(&mut rng, n, elem, 4);
             let (got, _) = run(&beats, elem, 70, 60, n as u64 + elem);
             assert_eq!(got.len(), want.len(), "N {n} elem {elem}: blocks");
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
@@ -134,7 +134,7 @@ fn one_block_or_one_beat_per_cycle() {
     for (n, run) in RUNS {
         for elem in 0..3u64 {
             let mut rng = XorShift64::new(99 + elem);
-            let (beats, want) = chunks(&mut rng, n, elem, 4);
+            let (beats, want) = chunks(&mut rng, n, elem, 2);
             let (got, cycles) = run(&beats, elem, 100, 100, 1);
             assert_eq!(got, want);
             // Blocks that fit a beat leave one per cycle, wider ones take a beat per cycle;
@@ -180,7 +180,7 @@ fn block_place_verilog_is_its_model() {
 #[test]
 fn verilog_matches_rust_simulation() {
     use crate::prims::verilog_check::{check, recording};
-    for (n, elem, seed) in [(16usize, 2u64, 5u64), (16, 0, 6), (128, 0, 7), (128, 1, 8)] {
+    for (n, elem, seed) in [(16usize, 2u64, 5u64), (128, 0, 7)] {
         let mut rng = XorShift64::new(seed);
         let (beats, _) = chunks(&mut rng, n, elem, 3);
         let trace = recording(|| {
