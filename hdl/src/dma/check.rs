@@ -64,32 +64,28 @@ pub fn elem_mask_of(bits: &[u32]) -> u8 {
     desc::elem_mask_of(bits).unwrap_or_else(|| panic!("{bits:?}: a width has no element code"))
 }
 
-/// Bit `4·t + e` set iff type code `t` may go with element width code `e` (a known type of
-/// that width, or raw with any width), from the spec's type table.
-fn type_elem_table() -> u64 {
+/// The spec's (type, width) rule as a bit table: bit `index(t, e, bits)` set iff type code
+/// `t` may hold elements of width code `e` (`bits` bits): a type of that width, or raw.
+fn type_table(index: impl Fn(u64, u64, u32) -> u64) -> u64 {
     let mut m = 0u64;
     for t in cdma_spec::zvcx::ELEM_TYPES {
         for (e, bits) in desc::ELEM_CODES {
             if t.bits == 0 || t.bits == bits {
-                m |= 1 << (4 * u64::from(t.code) + e);
+                m |= 1 << index(u64::from(t.code), e, bits);
             }
         }
     }
     m
 }
 
-/// Bit `8·t + bits/8` set iff type code `t` may hold elements of `bits` (8, 16, 32) bits: the
-/// header checker's form of [`type_elem_table`], indexed by the width itself.
+/// The descriptor checker's table, indexed `4·t + e` (type and width codes).
+fn type_elem_table() -> u64 {
+    type_table(|t, e, _| 4 * t + e)
+}
+
+/// The header checker's table, indexed `8·t + bits/8` (the header holds the width itself).
 fn type_width_table() -> u64 {
-    let mut m = 0u64;
-    for t in cdma_spec::zvcx::ELEM_TYPES {
-        for (_, bits) in desc::ELEM_CODES {
-            if t.bits == 0 || t.bits == bits {
-                m |= 1 << (8 * u64::from(t.code) + u64::from(bits / 8));
-            }
-        }
-    }
-    m
+    type_table(|t, _, bits| 8 * t + u64::from(bits / 8))
 }
 
 fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {

@@ -13,7 +13,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use super::lanes::{ElemLanes, BLOCK_BITS};
+use super::lanes::{block_bytes, ElemLanes, BLOCK_BITS};
 use crate::emit::{standalone_block, StandaloneBlock};
 use crate::port_docs::PortDocs;
 use crate::prims::EnReg;
@@ -34,11 +34,6 @@ pub fn gather_block(dw: usize) -> StandaloneBlock {
         1024 => standalone_block(ZvcxGather::<128, 1024>::default(), &module, &GATHER_PORTS),
         other => panic!("cdma-hdl: unsupported bus width {other} bits"),
     }
-}
-
-/// Block bytes for element width code `elem` (3 as 32 bits).
-fn block_bytes(elem: u64) -> usize {
-    32 << elem.min(2)
 }
 
 /// What an `N`-byte beat of `cnt` valid bytes puts into its block at segment `seg` (the

@@ -8,6 +8,11 @@ use rust_hdl::core::prelude::*;
 /// Bits of a block in lanes (32 lanes of 32 bits) and of a block's bytes (at most 128).
 pub const BLOCK_BITS: usize = 1024;
 
+/// Bytes of a 32-element block for element width code `elem` (3 as 32 bits).
+pub(crate) fn block_bytes(elem: u64) -> usize {
+    32 << elem.min(2)
+}
+
 /// Element `i` of `bytes` (little-endian elements of `1 << elem` bytes; width code 3 as 32
 /// bits), zero-extended.
 pub fn elem_of(bytes: &Bits<BLOCK_BITS>, elem: u64, i: usize) -> u64 {

@@ -12,18 +12,13 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use super::lanes::{LaneBytes, BLOCK_BITS};
+use super::lanes::{block_bytes, LaneBytes, BLOCK_BITS};
 use crate::emit::{standalone_block, StandaloneBlock};
 use crate::port_docs::PortDocs;
 use crate::prims::{EnReg, ZeroExtend};
 
 /// Port documentation of [`ZvcxScatter`], in Verilog port order.
 pub static SCATTER_PORTS: PortDocs = PortDocs::new(include_str!("scatter.rs"), "ZvcxScatter");
-
-/// Block bytes for element width code `elem` (3 as 32 bits).
-fn block_bytes(elem: u64) -> usize {
-    32 << elem.min(2)
-}
 
 /// The part of a block's bytes that segment `seg` puts into an `N`-byte beat (`W = 8N`):
 /// when `B ≤ N` the block's `B` bytes at slot `seg` of the beat, else the block's bytes
