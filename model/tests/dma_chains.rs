@@ -212,9 +212,11 @@ fn configurations() {
     let c16 = cfg(64).with_elem_widths(&[ElemWidth::W16]).unwrap();
     assert_eq!(c16.elem_widths(), vec![ElemWidth::W16]);
     assert!(c16.supports(ElemWidth::W16) && !c16.supports(ElemWidth::W8));
-    // HWCFG: bus_bytes_log2 7, elem_mask 0b111, chunk_log2_max 12, reads_in_flight 4.
-    assert_eq!(c.hwcfg(4), 0x040C_0707);
-    assert_eq!(c16.hwcfg(4) >> 8 & 0xFF, 0b010);
+    // HWCFG: bus_bytes_log2 7, elem_mask 0b111, codec_mask 0b01 (ZVC), chunk_log2_max 12,
+    // reads_in_flight 4; with ZVC-X, codec_mask 0b11.
+    assert_eq!(c.hwcfg(4), 0x040C_1707);
+    assert_eq!(c16.hwcfg(4) >> 8 & 0xF, 0b010);
+    assert_eq!(c.clone().with_zvcx(true).hwcfg(4), 0x040C_3707);
     let d = comp(32, 1, 2, 9);
     assert_eq!(Descriptor::from_bytes(&d.to_bytes()), d);
     assert_eq!(d.control, 0x0909);

@@ -154,8 +154,16 @@ pub const HWCFG_BUS_LOG2: BitField = BitField {
 pub const HWCFG_ELEM_MASK: BitField = BitField {
     name: "elem_mask",
     lsb: 8,
-    width: 8,
+    width: 4,
     description: "element widths the engine compresses: bit c set iff the descriptor elem code c runs (bit 0: 8, bit 1: 16, bit 2: 32 bits)",
+};
+/// HWCFG: the codecs the engine was generated with, one bit per descriptor `codec` code
+/// (`desc::DESC_CODEC_ZVC`, `desc::DESC_CODEC_ZVCX`).
+pub const HWCFG_CODEC_MASK: BitField = BitField {
+    name: "codec_mask",
+    lsb: 12,
+    width: 4,
+    description: "codecs the engine runs: bit c set iff the descriptor codec code c runs (bit 0: ZVC, always; bit 1: ZVC-X)",
 };
 /// HWCFG: largest chunk_log2.
 pub const HWCFG_CHUNK_LOG2_MAX: BitField = BitField {
@@ -172,9 +180,10 @@ pub const HWCFG_READS_IN_FLIGHT: BitField = BitField {
     description: "read bursts the engine keeps in flight",
 };
 /// HWCFG bits.
-pub const HWCFG_BITS: [BitField; 4] = [
+pub const HWCFG_BITS: [BitField; 5] = [
     HWCFG_BUS_LOG2,
     HWCFG_ELEM_MASK,
+    HWCFG_CODEC_MASK,
     HWCFG_CHUNK_LOG2_MAX,
     HWCFG_READS_IN_FLIGHT,
 ];

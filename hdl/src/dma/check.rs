@@ -122,6 +122,8 @@ pub struct DescCheck {
     pub elem: Signal<Out, Bits<ELEM_BITS>>,
     /// `control.type`, the element type code (COMPRESS; 0 = raw, the frame is then version 2).
     pub ty: Signal<Out, Bits<TYPE_BITS>>,
+    /// `control.codec` is ZVC-X (COMPRESS; valid when `code` is 0).
+    pub zvcx: Signal<Out, Bit>,
     /// COMPRESS chunk size, `control.chunk_log2` with 0 replaced by the default.
     pub chunk_log2: Signal<Out, Bits<CL_BITS>>,
     /// COMPRESS chunk count `ceil(src_len / 2^chunk_log2)` (valid when `code` is 0).
@@ -177,7 +179,7 @@ pub struct DescCheck {
     type_elem_ok: Constant<Bits<32>>,
     codec_zvc: Constant<Bits<CODEC_BITS>>,
     codec_zvcx: Constant<Bits<CODEC_BITS>>,
-    // No engine has the ZVC-X codec yet: its descriptors are UNSUPPORTED.
+    // An engine without the ZVC-X codec refuses its descriptors as UNSUPPORTED.
     has_zvcx: Constant<Bit>,
     op_copy: Constant<Bits<OP_BITS>>,
     op_comp: Constant<Bits<OP_BITS>>,
@@ -205,8 +207,8 @@ pub struct DescCheck {
 
 impl DescCheck {
     /// The checker of a `dw`-bit engine (`BB = dw/8`) that runs the element widths of
-    /// `elem_mask`.
-    pub fn new(dw: usize, elem_mask: u8) -> Self {
+    /// `elem_mask`, with the ZVC-X codec iff `has_zvcx`.
+    pub fn new(dw: usize, elem_mask: u8, has_zvcx: bool) -> Self {
         let bb = dw / 8;
         assert!(
             elem_mask != 0 && elem_mask <= ELEM_MASK_ALL,
@@ -232,6 +234,7 @@ impl DescCheck {
             control: Default::default(),
             elem: Default::default(),
             ty: Default::default(),
+            zvcx: Default::default(),
             cl_raw: Default::default(),
             codec: Default::default(),
             ty5: Default::default(),
@@ -268,7 +271,7 @@ impl DescCheck {
             type_elem_ok: c(type_elem_table()),
             codec_zvc: c(desc::DESC_CODEC_ZVC),
             codec_zvcx: c(desc::DESC_CODEC_ZVCX),
-            has_zvcx: Constant::new(false),
+            has_zvcx: Constant::new(has_zvcx),
             op_copy: c(desc::OP_COPY),
             op_comp: c(desc::OP_COMPRESS),
             op_dec: c(desc::OP_DECOMPRESS),
@@ -355,6 +358,7 @@ impl Logic for DescCheck {
             .control
             .val()
             .get_bits::<CODEC_BITS>(self.b_codec.val().index());
+        self.zvcx.next = self.codec.val() == self.codec_zvcx.val();
         // 5-bit copies of type and elem to index the (type, elem) table at 4·type + elem.
         self.ty5.next =
             self.control.val().get_bits::<5>(self.b_type.val().index()) & self.low3.val();
@@ -450,6 +454,10 @@ pub struct HdrCheck {
     pub ulen: Signal<Out, Bits<LEN_BITS>>,
     /// `payload_len` (low 32 bits; equals `src_len` when `code` is 0).
     pub plen: Signal<Out, Bits<LEN_BITS>>,
+    /// The frame's codec is ZVC-X (valid when `code` is 0).
+    pub zvcx: Signal<Out, Bit>,
+    /// The frame's `elem_type` code (0 for version 2; valid when `code` is 0).
+    pub ty: Signal<Out, Bits<TYPE_BITS>>,
     magic: Signal<Local, Bits<32>>,
     version: Signal<Local, Bits<HBYTE_BITS>>,
     codec: Signal<Local, Bits<HBYTE_BITS>>,
@@ -490,7 +498,7 @@ pub struct HdrCheck {
     n_types: Constant<Bits<8>>,
     three8: Constant<Bits<8>>,
     type_width_ok: Constant<Bits<256>>,
-    // No engine has the ZVC-X codec yet: its frames are UNSUPPORTED.
+    // An engine without the ZVC-X codec refuses its frames as UNSUPPORTED.
     has_zvcx: Constant<Bit>,
     eb_8: Constant<Bits<HBYTE_BITS>>,
     eb_16: Constant<Bits<HBYTE_BITS>>,
@@ -508,8 +516,9 @@ pub struct HdrCheck {
 }
 
 impl HdrCheck {
-    /// The header checker (the engine's `CHUNK_LOG2_MAX` limits the chunk size).
-    pub fn new() -> Self {
+    /// The header checker (the engine's `CHUNK_LOG2_MAX` limits the chunk size) of an engine
+    /// with the ZVC-X codec iff `has_zvcx`.
+    pub fn new(has_zvcx: bool) -> Self {
         // Element widths in code order (8, 16, 32 bits).
         let eb = desc::ELEM_CODES.map(|(_, bits)| bits);
         Self {
@@ -522,6 +531,8 @@ impl HdrCheck {
             chunk_log2: Default::default(),
             ulen: Default::default(),
             plen: Default::default(),
+            zvcx: Default::default(),
+            ty: Default::default(),
             magic: Default::default(),
             version: Default::default(),
             codec: Default::default(),
@@ -562,7 +573,7 @@ impl HdrCheck {
             n_types: c(8),
             three8: c(3),
             type_width_ok: c(type_width_table()),
-            has_zvcx: Constant::new(false),
+            has_zvcx: Constant::new(has_zvcx),
             eb_8: c(u64::from(eb[0])),
             eb_16: c(u64::from(eb[1])),
             eb_32: c(u64::from(eb[2])),
@@ -582,7 +593,7 @@ impl HdrCheck {
 
 impl Default for HdrCheck {
     fn default() -> Self {
-        Self::new()
+        Self::new(false)
     }
 }
 
@@ -665,6 +676,8 @@ impl Logic for HdrCheck {
             | ((self.elem.val() == self.eb_32.val()) & (self.ulen64.val() & self.m_32.val()).any())
             | self.ceil_hi.val().any()
             | (self.ceil_lo.val() != self.n_chunks.val());
+        self.zvcx.next = self.codec.val() == self.v_codec_zvcx.val();
+        self.ty.next = self.etype.val().get_bits::<TYPE_BITS>(0);
         self.unsup.next = (self.cl.val() > self.cl_eng_max.val())
             | ((self.codec.val() == self.v_codec_zvcx.val()) & !self.has_zvcx.val());
         self.code.next = self.ok.val();

@@ -39,13 +39,14 @@ use crate::bus_codec::{
     ZvcBusDecompressorDw1024, ZvcBusDecompressorDw128, ZvcBusDecompressorDw256,
     ZvcBusDecompressorDw512,
 };
+use super::zvcx_off::{ZvcxDecOff, ZvcxEncOff};
 use crate::prims::Join;
 use cdma_spec::desc;
 
 macro_rules! datapath {
     (
         $(#[$doc:meta])*
-        $name:ident, $scan:ty, $fifo:ty, $comp:ty, $zdec:ty,
+        $name:ident, $scan:ty, $fifo:ty, $comp:ty, $zdec:ty, $xenc:ty, $xdec:ty,
         bw: $bw:tt, sw: $sw:tt, fw: $fw:tt
     ) => {
         $(#[$doc])*
@@ -64,6 +65,10 @@ macro_rules! datapath {
             /// Element width code (0 = 8, 1 = 16, 2 = 32 bits; cdma_spec::desc::ELEM_CODES),
             /// stable from `start` on.
             pub elem: Signal<In, Bits<2>>,
+            /// The codec is ZVC-X (COMPRESS, DECOMPRESS), stable from `start` on.
+            pub zvcx: Signal<In, Bit>,
+            /// Element type code (docs/FORMAT.md `elem_type`) for ZVC-X, stable from `start`.
+            pub ty: Signal<In, Bits<3>>,
             /// Source bytes (payload bytes for DECOMPRESS).
             pub src_len: Signal<In, Bits<LEN_BITS>>,
             /// Chunk size log2.
@@ -116,12 +121,16 @@ macro_rules! datapath {
             fifo: $fifo,
             comp: $comp,
             zdec: $zdec,
+            xenc: $xenc,
+            xdec: $xdec,
             j_flags: Join<1, 1, 2>,
             j_hi: Join<8, 2, 10>,
             j_word: Join<$bw, 10, $fw>,
             // registers
             pos: DFF<Bits<LEN_BITS>>,
             act: DFF<Bit>,
+            a_done: DFF<Bit>,
+            b_done: DFF<Bit>,
             // locals
             crst: Signal<Local, Bit>,
             is_comp: Signal<Local, Bit>,
@@ -134,6 +143,17 @@ macro_rules! datapath {
             bytes: Signal<Local, Bits<8>>,
             take: Signal<Local, Bit>,
             f_take: Signal<Local, Bit>,
+            is_cx: Signal<Local, Bit>,
+            is_dx: Signal<Local, Bit>,
+            a_valid: Signal<Local, Bit>,
+            a_end: Signal<Local, Bit>,
+            a_take: Signal<Local, Bit>,
+            b_valid: Signal<Local, Bit>,
+            b_end: Signal<Local, Bit>,
+            b_take: Signal<Local, Bit>,
+            a_fin: Signal<Local, Bit>,
+            b_fin: Signal<Local, Bit>,
+            skip: Signal<Local, Bit>,
             // constants
             op_comp: Constant<Bits<OP_BITS>>,
             op_dec: Constant<Bits<OP_BITS>>,
@@ -141,6 +161,7 @@ macro_rules! datapath {
             bb8: Constant<Bits<8>>,
             one: Constant<Bits<LEN_BITS>>,
             zero: Constant<Bits<LEN_BITS>>,
+            elem8: Constant<Bits<2>>,
         }
 
         impl Default for $name {
@@ -155,6 +176,8 @@ macro_rules! datapath {
                     abort: Default::default(),
                     op: Default::default(),
                     elem: Default::default(),
+                    zvcx: Default::default(),
+                    ty: Default::default(),
                     src_len: Default::default(),
                     chunk_log2: Default::default(),
                     in_data: Default::default(),
@@ -182,11 +205,15 @@ macro_rules! datapath {
                     fifo: Default::default(),
                     comp: Default::default(),
                     zdec: Default::default(),
+                    xenc: Default::default(),
+                    xdec: Default::default(),
                     j_flags: Default::default(),
                     j_hi: Default::default(),
                     j_word: Default::default(),
                     pos: Default::default(),
                     act: Default::default(),
+                    a_done: Default::default(),
+                    b_done: Default::default(),
                     crst: Default::default(),
                     is_comp: Default::default(),
                     is_dec: Default::default(),
@@ -198,12 +225,24 @@ macro_rules! datapath {
                     bytes: Default::default(),
                     take: Default::default(),
                     f_take: Default::default(),
+                    is_cx: Default::default(),
+                    is_dx: Default::default(),
+                    a_valid: Default::default(),
+                    a_end: Default::default(),
+                    a_take: Default::default(),
+                    b_valid: Default::default(),
+                    b_end: Default::default(),
+                    b_take: Default::default(),
+                    a_fin: Default::default(),
+                    b_fin: Default::default(),
+                    skip: Default::default(),
                     op_comp: c(desc::OP_COMPRESS),
                     op_dec: c(desc::OP_DECOMPRESS),
                     bb: c($bw / 8),
                     bb8: c($bw / 8),
                     one: c(1),
                     zero: c(0),
+                    elem8: c(0),
                 }
             }
         }
@@ -211,21 +250,37 @@ macro_rules! datapath {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                dff_setup!(self, clock, pos, act);
+                dff_setup!(self, clock, pos, act, a_done, b_done);
                 self.crst.next = self.rst.val() | self.start.val() | self.abort.val();
                 self.scan.clock.next = self.clock.val();
                 self.fifo.clock.next = self.clock.val();
                 self.comp.clock.next = self.clock.val();
                 self.zdec.clock.next = self.clock.val();
+                self.xenc.clock.next = self.clock.val();
+                self.xdec.clock.next = self.clock.val();
                 self.scan.rst.next = self.crst.val();
                 self.fifo.rst.next = self.crst.val();
                 self.comp.rst.next = self.crst.val();
                 self.zdec.rst.next = self.crst.val();
-                self.scan.elem.next = self.elem.val();
-                self.comp.elem.next = self.elem.val();
-                self.zdec.elem.next = self.elem.val();
+                self.xenc.rst.next = self.crst.val();
+                self.xdec.rst.next = self.crst.val();
                 self.is_comp.next = self.op.val() == self.op_comp.val();
                 self.is_dec.next = self.op.val() == self.op_dec.val();
+                self.is_cx.next = self.is_comp.val() & self.zvcx.val();
+                self.is_dx.next = self.is_dec.val() & self.zvcx.val();
+                self.scan.elem.next = self.elem.val();
+                self.xenc.elem.next = self.elem.val();
+                self.xdec.elem.next = self.elem.val();
+                self.xenc.ty.next = self.ty.val();
+                self.xdec.ty.next = self.ty.val();
+                // The ZVC-X paths use the bus codec for bytes (the packer, the realigner):
+                // 8-bit elements, so any byte count is whole elements.
+                self.comp.elem.next = self.elem.val();
+                self.zdec.elem.next = self.elem.val();
+                if self.zvcx.val() {
+                    self.comp.elem.next = self.elem8.val();
+                    self.zdec.elem.next = self.elem8.val();
+                }
                 // ---- source framing
                 self.rem.next = self.src_len.val() - self.pos.q.val();
                 self.pos_nx.next = self.pos.q.val() + self.bb.val();
@@ -237,14 +292,23 @@ macro_rules! datapath {
                 }
                 self.chunk_end.next =
                     self.last_beat.val() | !(self.pos_nx.val() & self.csz_m1.val()).any();
-                // ---- COMPRESS: scan (tap) -> FIFO -> compressor, a chunk's beats while its
-                // command is offered
+                // ---- COMPRESS: scan (ZVC, a tap) or the ZVC-X encoder (a fork) beside the
+                // raw FIFO; a chunk's beats leave it while its command is offered
                 self.scan.in_data.next = self.in_data.val();
                 self.scan.in_bytes.next = self.bytes.val();
                 self.scan.in_chunk_end.next = self.chunk_end.val();
-                self.scan.in_valid.next = self.in_valid.val() & self.is_comp.val();
+                self.scan.in_valid.next = self.in_valid.val() & self.is_comp.val() & !self.zvcx.val();
                 self.scan.out_ready.next = self.fifo.in_ready.val();
+                self.xenc.in_data.next = self.in_data.val();
+                self.xenc.in_cnt.next = self.bytes.val();
+                self.xenc.in_end.next = self.chunk_end.val();
+                self.xenc.in_valid.next =
+                    self.in_valid.val() & self.is_cx.val() & self.fifo.in_ready.val();
                 self.fifo.in_valid.next = self.scan.out_valid.val();
+                if self.zvcx.val() {
+                    self.fifo.in_valid.next =
+                        self.in_valid.val() & self.is_cx.val() & self.xenc.in_ready.val();
+                }
                 self.j_flags.lo.next = self.chunk_end.val().into();
                 self.j_flags.hi.next = self.last_beat.val().into();
                 self.j_hi.lo.next = self.bytes.val();
@@ -255,7 +319,13 @@ macro_rules! datapath {
                 self.dec_stored_len.next = self.scan.dec_stored_len.val();
                 self.dec_raw.next = self.scan.dec_raw.val();
                 self.dec_valid.next = self.scan.dec_valid.val();
-                self.scan.dec_ready.next = self.dec_ready.val();
+                self.scan.dec_ready.next = self.dec_ready.val() & !self.zvcx.val();
+                self.xenc.dec_ready.next = self.dec_ready.val() & self.zvcx.val();
+                if self.zvcx.val() {
+                    self.dec_stored_len.next = self.xenc.dec_stored_len.val();
+                    self.dec_raw.next = self.xenc.dec_raw.val();
+                    self.dec_valid.next = self.xenc.dec_valid.val();
+                }
                 // ---- the compressor's source: the FIFO (COMPRESS) or the read beats (COPY,
                 // stored raw)
                 self.comp.in_data.next = self.in_data.val();
@@ -265,9 +335,10 @@ macro_rules! datapath {
                 self.comp.in_last.next = self.last_beat.val();
                 self.comp.in_valid.next = self.in_valid.val() & !self.is_comp.val() & !self.is_dec.val();
                 self.fifo.out_ready.next = false;
+                self.xenc.out_ready.next = false;
                 self.ck_ready.next = false;
                 self.f_take.next = false;
-                if self.is_comp.val() {
+                if self.is_comp.val() & !self.zvcx.val() {
                     self.comp.in_data.next = self.fifo.out_data.val().get_bits::<$bw>(0);
                     self.comp.in_cnt.next = self.fifo.out_data.val().get_bits::<8>($bw);
                     self.comp.in_raw.next = self.ck_raw.val();
@@ -279,7 +350,56 @@ macro_rules! datapath {
                     self.ck_ready.next =
                         self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
                 }
-                // ---- DECOMPRESS: payload beats and chunk commands into the decompressor
+                // ZVC-X: the chosen side (a: the raw FIFO for a raw chunk, else the coded
+                // beats) goes to the packer as raw bytes, the other (b) is dropped; the
+                // command is taken once both have passed the chunk's end beat.
+                self.a_valid.next = self.xenc.out_valid.val();
+                self.a_end.next = self.xenc.out_end.val();
+                self.b_valid.next = self.fifo.out_valid.val();
+                self.b_end.next = self.fifo.out_data.val().get_bit($bw + 8);
+                if self.ck_raw.val() {
+                    self.a_valid.next = self.fifo.out_valid.val();
+                    self.a_end.next = self.fifo.out_data.val().get_bit($bw + 8);
+                    self.b_valid.next = self.xenc.out_valid.val();
+                    self.b_end.next = self.xenc.out_end.val();
+                }
+                self.a_take.next = self.is_cx.val()
+                    & self.ck_valid.val()
+                    & !self.a_done.q.val()
+                    & self.a_valid.val()
+                    & self.comp.in_ready.val();
+                self.b_take.next =
+                    self.is_cx.val() & self.ck_valid.val() & !self.b_done.q.val() & self.b_valid.val();
+                self.a_fin.next = self.a_done.q.val() | (self.a_take.val() & self.a_end.val());
+                self.b_fin.next = self.b_done.q.val() | (self.b_take.val() & self.b_end.val());
+                if self.is_cx.val() {
+                    self.comp.in_raw.next = true;
+                    self.comp.in_valid.next =
+                        self.ck_valid.val() & !self.a_done.q.val() & self.a_valid.val();
+                    self.comp.in_data.next = self.xenc.out_data.val();
+                    self.comp.in_cnt.next = self.xenc.out_cnt.val();
+                    self.comp.in_end.next = self.xenc.out_end.val();
+                    self.comp.in_last.next = self.xenc.out_end.val() & self.ck_last.val();
+                    self.fifo.out_ready.next =
+                        self.ck_valid.val() & !self.b_done.q.val();
+                    self.xenc.out_ready.next =
+                        self.ck_valid.val() & !self.a_done.q.val() & self.comp.in_ready.val();
+                    if self.ck_raw.val() {
+                        self.comp.in_data.next = self.fifo.out_data.val().get_bits::<$bw>(0);
+                        self.comp.in_cnt.next = self.fifo.out_data.val().get_bits::<8>($bw);
+                        self.comp.in_end.next = self.fifo.out_data.val().get_bit($bw + 8);
+                        self.comp.in_last.next = self.fifo.out_data.val().get_bit($bw + 9);
+                        self.fifo.out_ready.next =
+                            self.ck_valid.val() & !self.a_done.q.val() & self.comp.in_ready.val();
+                        self.xenc.out_ready.next = self.ck_valid.val() & !self.b_done.q.val();
+                    }
+                    self.ck_ready.next = self.a_fin.val() & self.b_fin.val();
+                    self.a_done.d.next = self.a_fin.val() & !self.ck_ready.val();
+                    self.b_done.d.next = self.b_fin.val() & !self.ck_ready.val();
+                }
+                // ---- DECOMPRESS: payload beats and chunk commands into the decompressor;
+                // ZVC-X: every chunk as its raw stored bytes (a coded chunk of none skips
+                // it), which the ZVC-X path decodes
                 self.zdec.in_data.next = self.in_data.val();
                 self.zdec.in_cnt.next = self.bytes.val();
                 self.zdec.in_valid.next = self.in_valid.val() & self.is_dec.val();
@@ -288,13 +408,33 @@ macro_rules! datapath {
                 self.zdec.ck_raw.next = self.ck_raw.val();
                 self.zdec.ck_last.next = self.ck_last.val();
                 self.zdec.ck_valid.next = self.ck_valid.val() & self.is_dec.val();
+                self.skip.next = !self.ck_raw.val() & !self.ck_stored_len.val().any();
+                self.xdec.c_stored.next = self.ck_stored_len.val();
+                self.xdec.c_len.next = self.ck_chunk_len.val();
+                self.xdec.c_raw.next = self.ck_raw.val();
+                self.xdec.c_last.next = self.ck_last.val();
+                self.xdec.c_valid.next = false;
+                self.xdec.in_data.next = self.zdec.out_data.val();
+                self.xdec.in_valid.next = self.zdec.out_valid.val() & self.is_dx.val();
+                if self.is_dx.val() {
+                    self.zdec.ck_len.next = self.ck_stored_len.val();
+                    self.zdec.ck_raw.next = true;
+                    self.zdec.ck_valid.next =
+                        self.ck_valid.val() & self.xdec.c_ready.val() & !self.skip.val();
+                    self.xdec.c_valid.next =
+                        self.ck_valid.val() & (self.zdec.ck_ready.val() | self.skip.val());
+                }
                 // ---- source and output selection
                 self.in_ready.next = self.comp.in_ready.val();
                 if self.is_comp.val() {
                     self.in_ready.next = self.scan.in_ready.val();
+                    if self.zvcx.val() {
+                        self.in_ready.next = self.fifo.in_ready.val() & self.xenc.in_ready.val();
+                    }
                 }
                 self.comp.out_ready.next = self.out_ready.val() & !self.is_dec.val();
                 self.zdec.out_ready.next = self.out_ready.val() & self.is_dec.val();
+                self.xdec.out_ready.next = self.out_ready.val() & self.is_dx.val();
                 self.out_data.next = self.comp.out_data.val();
                 self.out_strb.next = self.comp.out_strb.val();
                 self.out_last.next = self.comp.out_last.val();
@@ -307,8 +447,18 @@ macro_rules! datapath {
                     self.out_last.next = self.zdec.out_last.val();
                     self.out_valid.next = self.zdec.out_valid.val();
                 }
-                self.error.next = self.zdec.error.val();
-                self.ck_open.next = self.zdec.ck_open.val() & self.is_dec.val();
+                if self.is_dx.val() {
+                    self.ck_ready.next =
+                        self.xdec.c_ready.val() & (self.zdec.ck_ready.val() | self.skip.val());
+                    self.zdec.out_ready.next = self.xdec.in_ready.val();
+                    self.out_data.next = self.xdec.out_data.val();
+                    self.out_strb.next = self.xdec.out_strb.val();
+                    self.out_last.next = self.xdec.out_last.val();
+                    self.out_valid.next = self.xdec.out_valid.val();
+                }
+                self.error.next = self.zdec.error.val() | self.xdec.error.val();
+                self.ck_open.next =
+                    (self.zdec.ck_open.val() | self.xdec.open.val()) & self.is_dec.val();
                 // ---- framing counter
                 self.take.next = self.in_valid.val() & self.in_ready.val();
                 if self.take.val() {
@@ -322,6 +472,8 @@ macro_rules! datapath {
                 if self.crst.val() {
                     self.pos.d.next = self.zero.val();
                     self.act.d.next = self.start.val() & !self.abort.val() & !self.rst.val();
+                    self.a_done.d.next = false;
+                    self.b_done.d.next = false;
                 }
             }
         }
@@ -329,23 +481,26 @@ macro_rules! datapath {
 }
 
 datapath!(
-    /// The datapath of a 128-bit engine.
+    /// The datapath of a 128-bit engine with the ZVC codec.
     DatapathDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128, ZvcBusDecompressorDw128,
+    ZvcxEncOff<128>, ZvcxDecOff<16, 128>,
     bw: 128, sw: 16, fw: 138
 );
 datapath!(
-    /// The datapath of a 256-bit engine.
+    /// The datapath of a 256-bit engine with the ZVC codec.
     DatapathDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256, ZvcBusDecompressorDw256,
+    ZvcxEncOff<256>, ZvcxDecOff<32, 256>,
     bw: 256, sw: 32, fw: 266
 );
 datapath!(
-    /// The datapath of a 512-bit engine.
+    /// The datapath of a 512-bit engine with the ZVC codec.
     DatapathDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512, ZvcBusDecompressorDw512,
+    ZvcxEncOff<512>, ZvcxDecOff<64, 512>,
     bw: 512, sw: 64, fw: 522
 );
 datapath!(
-    /// The datapath of a 1024-bit engine.
+    /// The datapath of a 1024-bit engine with the ZVC codec.
     DatapathDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
-    ZvcBusDecompressorDw1024,
+    ZvcBusDecompressorDw1024, ZvcxEncOff<1024>, ZvcxDecOff<128, 1024>,
     bw: 1024, sw: 128, fw: 1034
 );

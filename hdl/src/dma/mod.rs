@@ -43,6 +43,7 @@ mod datapath_tests;
 pub mod header;
 pub mod params;
 pub mod top;
+pub mod zvcx_off;
 
 pub use axi_read::{
     AxiReadMasterDw1024, AxiReadMasterDw128, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS,
@@ -55,7 +56,7 @@ pub use controller::{
     controller_top, ControllerDw1024, ControllerDw128, ControllerDw256, ControllerDw512,
     CONTROLLER_PORTS,
 };
-pub use csr::{CsrBlock, CSR_PORTS};
+pub use csr::{CsrBlock, HwCfg, CSR_PORTS};
 pub use top::{
     dma_top, dma_top_with, DmaTopDw1024, DmaTopDw128, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS,
 };

@@ -23,6 +23,7 @@
 use rust_hdl::core::prelude::*;
 
 use crate::port_docs::PortDocs;
+use cdma_spec::desc;
 
 use super::axi_read::{
     AxiReadMasterDw1024, AxiReadMasterDw128, AxiReadMasterDw256, AxiReadMasterDw512,
@@ -34,7 +35,7 @@ use super::axi_write::{
 };
 use super::check::ELEM_MASK_ALL;
 use super::controller::{ControllerDw1024, ControllerDw128, ControllerDw256, ControllerDw512};
-use super::csr::CsrBlock;
+use super::csr::{CsrBlock, HwCfg};
 use super::datapath::{DatapathDw1024, DatapathDw128, DatapathDw256, DatapathDw512};
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
@@ -47,7 +48,7 @@ pub static DMA_TOP_PORTS: PortDocs = PortDocs::new(include_str!("top.rs"), "$nam
 macro_rules! dma_top {
     (
         $(#[$doc:meta])*
-        $name:ident, $ctl:ty, $rd:ty, $wr:ty, $dp:ty, dw: $dw:tt, bb: $bb:tt
+        $name:ident, $ctl:ty, $rd:ty, $wr:ty, $dp:ty, dw: $dw:tt, bb: $bb:tt, zvcx: $zvcx:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -227,13 +228,14 @@ macro_rules! dma_top {
                     m_axi_rready: Default::default(),
                     // HWCFG tells software this engine's configuration; the bus width
                     // also sets the PERF_RD_BYTES step.
-                    csr: CsrBlock::new(
-                        ($bb as u32).trailing_zeros(),
-                        u32::from(elem_mask),
-                        ENGINE_CHUNK_LOG2_MAX as u32,
-                        reads_in_flight as u32,
-                    ),
-                    ctl: <$ctl>::new(elem_mask),
+                    csr: CsrBlock::new(HwCfg {
+                        bus_bytes_log2: ($bb as u32).trailing_zeros(),
+                        elem_mask: u32::from(elem_mask),
+                        codec_mask: codec_mask($zvcx),
+                        chunk_log2_max: ENGINE_CHUNK_LOG2_MAX as u32,
+                        reads_in_flight: reads_in_flight as u32,
+                    }),
+                    ctl: <$ctl>::new(elem_mask, $zvcx),
                     rd: <$rd>::new(reads_in_flight),
                     wr: <$wr>::new(wr_burst_max),
                     dp: Default::default(),
@@ -365,6 +367,8 @@ macro_rules! dma_top {
                 self.dp.abort.next = self.ctl.abort_out.val();
                 self.dp.op.next = self.ctl.dp_op.val();
                 self.dp.elem.next = self.ctl.dp_elem.val();
+                self.dp.zvcx.next = self.ctl.dp_zvcx.val();
+                self.dp.ty.next = self.ctl.dp_ty.val();
                 self.dp.src_len.next = self.ctl.dp_src_len.val();
                 self.dp.chunk_log2.next = self.ctl.dp_chunk_log2.val();
                 self.dp.in_data.next = self.rd.rd_data.val();
@@ -396,22 +400,22 @@ macro_rules! dma_top {
 dma_top!(
     /// The 128-bit engine.
     DmaTopDw128, ControllerDw128, AxiReadMasterDw128, AxiWriteMasterDw128, DatapathDw128,
-    dw: 128, bb: 16
+    dw: 128, bb: 16, zvcx: false
 );
 dma_top!(
     /// The 256-bit engine.
     DmaTopDw256, ControllerDw256, AxiReadMasterDw256, AxiWriteMasterDw256, DatapathDw256,
-    dw: 256, bb: 32
+    dw: 256, bb: 32, zvcx: false
 );
 dma_top!(
     /// The 512-bit engine.
     DmaTopDw512, ControllerDw512, AxiReadMasterDw512, AxiWriteMasterDw512, DatapathDw512,
-    dw: 512, bb: 64
+    dw: 512, bb: 64, zvcx: false
 );
 dma_top!(
     /// The 1024-bit engine.
     DmaTopDw1024, ControllerDw1024, AxiReadMasterDw1024, AxiWriteMasterDw1024, DatapathDw1024,
-    dw: 1024, bb: 128
+    dw: 1024, bb: 128, zvcx: false
 );
 
 /// The engine for data-bus width `dw` (128, 256, 512, 1024) as the Verilog top `module`, with
@@ -427,6 +431,16 @@ pub fn dma_top(dw: usize, module: &str) -> Top {
         WR_BURST_MAX_DEFAULT,
         ELEM_MASK_ALL,
     )
+}
+
+/// HWCFG `codec_mask` of an engine with ZVC and, iff `zvcx`, ZVC-X.
+const fn codec_mask(zvcx: bool) -> u32 {
+    let zvc = 1 << desc::DESC_CODEC_ZVC;
+    if zvcx {
+        zvc | 1 << desc::DESC_CODEC_ZVCX
+    } else {
+        zvc
+    }
 }
 
 /// The element widths of `elem_mask`, e.g. `8/16/32` (for the emitted header comment).

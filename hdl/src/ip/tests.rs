@@ -37,7 +37,14 @@ fn element_widths_are_free_and_reported_in_hwcfg() {
     let top = engine_top(&cfg).expect("any element widths are supported");
     assert!(top.verilog != dma_top(512, "cdma_dma_dw512").verilog);
     let rif = crate::dma::axi_read::READS_IN_FLIGHT_DEFAULT as u32;
-    let want = crate::dma::csr::hwcfg_value(6, 0b110, 12, rif);
+    let want = crate::dma::csr::HwCfg {
+        bus_bytes_log2: 6,
+        elem_mask: 0b110,
+        codec_mask: 1,
+        chunk_log2_max: 12,
+        reads_in_flight: rif,
+    }
+    .value();
     assert!(
         top.verilog.contains(&format!("32'h{want:x}")),
         "HWCFG {want:#x} not in the Verilog"

@@ -153,6 +153,13 @@ impl EngineConfig {
             .collect()
     }
 
+    /// HWCFG `codec_mask`: bit `c` set iff the descriptor codec code `c` runs (ZVC always,
+    /// ZVC-X iff the engine has it).
+    pub fn codec_mask(&self) -> u8 {
+        let zvcx = if self.zvcx { 1 << desc::DESC_CODEC_ZVCX } else { 0 };
+        (1 << desc::DESC_CODEC_ZVC) | zvcx
+    }
+
     /// HWCFG `elem_mask`: bit `c` set iff the descriptor element code `c` runs.
     pub fn elem_mask(&self) -> u8 {
         self.elem_mask
@@ -163,6 +170,7 @@ impl EngineConfig {
     pub fn hwcfg(&self, reads_in_flight: u8) -> u32 {
         let w = csr::HWCFG_BUS_LOG2.set(0, u64::from(self.bus_bytes.trailing_zeros()));
         let w = csr::HWCFG_ELEM_MASK.set(w, u64::from(self.elem_mask));
+        let w = csr::HWCFG_CODEC_MASK.set(w, u64::from(self.codec_mask()));
         let w = csr::HWCFG_CHUNK_LOG2_MAX.set(w, u64::from(self.chunk_log2_max));
         csr::HWCFG_READS_IN_FLIGHT.set(w, u64::from(reads_in_flight)) as u32
     }

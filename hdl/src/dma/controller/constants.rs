@@ -9,14 +9,15 @@ macro_rules! controller_default {
         impl Default for $name {
             /// The controller of an engine that runs every element width.
             fn default() -> Self {
-                Self::new(ELEM_MASK_ALL)
+                Self::new(ELEM_MASK_ALL, false)
             }
         }
 
         impl $name {
             /// The controller of an engine that runs the element widths of `elem_mask` (bit
-            /// `c` for the descriptor element code `c`, HWCFG `elem_mask`).
-            pub fn new(elem_mask: u8) -> Self {
+            /// `c` for the descriptor element code `c`, HWCFG `elem_mask`), with the ZVC-X
+            /// codec iff `has_zvcx`.
+            pub fn new(elem_mask: u8, has_zvcx: bool) -> Self {
                 let dw: usize = $dw;
                 let bb = dw / 8;
                 let e = dw / 32;
@@ -86,6 +87,8 @@ macro_rules! controller_default {
                     dp_start: Default::default(),
                     dp_op: Default::default(),
                     dp_elem: Default::default(),
+                    dp_zvcx: Default::default(),
+                    dp_ty: Default::default(),
                     dp_src_len: Default::default(),
                     dp_dst_len: Default::default(),
                     dp_chunk_log2: Default::default(),
@@ -164,8 +167,8 @@ macro_rules! controller_default {
                     pr_beats: Default::default(),
                     pay_out: Default::default(),
                     stop_wait: Default::default(),
-                    chk: DescCheck::new(dw, elem_mask),
-                    hchk: HdrCheck::new(),
+                    chk: DescCheck::new(dw, elem_mask, has_zvcx),
+                    hchk: HdrCheck::new(has_zvcx),
                     iwin: IndexWindow::new(dw),
                     hpack: HeaderPack::default(),
                     ram: Default::default(),
@@ -173,15 +176,13 @@ macro_rules! controller_default {
                     djoin: Default::default(),
                     hjoin: Default::default(),
                     strb: Default::default(),
-                    code32: Default::default(),
+                    fill: Default::default(),
                     pext: Default::default(),
-                    word: Default::default(),
                     entry: Default::default(),
                     push_entry: Default::default(),
                     ic_load: Default::default(),
                     ic_sel: Default::default(),
                     idx_room: Default::default(),
-                    wvalid: Default::default(),
                     csz: Default::default(),
                     size: Default::default(),
                     ent_idx: Default::default(),
@@ -191,7 +192,6 @@ macro_rules! controller_default {
                     soff: Default::default(),
                     cw: Default::default(),
                     cmd_lim: Default::default(),
-                    status32: Default::default(),
                     can_abort: Default::default(),
                     wr_sel_dp: Default::default(),
                     ws_load: Default::default(),
@@ -222,11 +222,8 @@ macro_rules! controller_default {
                     k_zero: c(0),
                     wv_top: c(1 << (e - 1)),
                     wv_zero: c(0),
-                    soff_one: c(1),
                     size_mask: c(frame::INDEX_SIZE.mask()),
                     raw_mask: c(frame::INDEX_RAW.mask()),
-                    st_done: c(desc::STATUS_DONE.mask()),
-                    st_err_lsb: c(u64::from(desc::STATUS_ERROR.lsb)),
                     ok: code(error::OK),
                     e_unaligned: code(error::UNALIGNED),
                     e_read: code(error::READ_ERROR),

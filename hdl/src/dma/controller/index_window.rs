@@ -1,6 +1,6 @@
 //! [`IndexWindow`]: the arithmetic of the controller's DECOMPRESS index windows — the window
 //! `[wbase, wend)` and its index beats, the payload beats its checked entries cover, and the
-//! check of the entry arriving against docs/FORMAT.md rules 11–13 and the running sum of
+//! check of the entry arriving against docs/FORMAT.md rules 11–13 (13 for ZVC frames) and the running sum of
 //! stored sizes (rule 14, entry by entry).
 
 use cdma_spec::frame;
@@ -26,6 +26,8 @@ pub struct IndexWindow {
     pub chunk_log2: Signal<In, Bits<CL_BITS>>,
     /// Element width code of the frame (a ZVC chunk stores whole elements, rule 13).
     pub elem: Signal<In, Bits<ELEM_BITS>>,
+    /// The frame's codec is ZVC-X (whose payloads are any number of bytes: no rule 13).
+    pub zvcx: Signal<In, Bit>,
     /// Stored bytes of the entries checked so far (their running sum).
     pub off: Signal<In, Bits<LEN_BITS>>,
     /// The header's `payload_len` (at least `off`).
@@ -81,6 +83,7 @@ impl IndexWindow {
             rem: Default::default(),
             chunk_log2: Default::default(),
             elem: Default::default(),
+            zvcx: Default::default(),
             chunk: Default::default(),
             off: Default::default(),
             plen: Default::default(),
@@ -151,7 +154,8 @@ impl Logic for IndexWindow {
             if self.len.val() != self.size.val() {
                 self.bad.next = true;
             }
-        } else if (self.len.val() >= self.size.val()) | (self.len.val() & self.eb_mask.val()).any()
+        } else if (self.len.val() >= self.size.val())
+            | (!self.zvcx.val() & (self.len.val() & self.eb_mask.val()).any())
         {
             // Rules 12 and 13.
             self.bad.next = true;

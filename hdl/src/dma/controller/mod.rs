@@ -67,12 +67,13 @@ use rust_hdl::widgets::prelude::{DFF, RAM};
 
 use super::check::{
     log2, DescCheck, HdrCheck, ADDR_BITS, CL_BITS, CODE_BITS, DESC_BITS, ELEM_BITS, ELEM_MASK_ALL,
-    ENTRY_BITS, HDR_BITS, LEN_BITS, OP_BITS,
+    ENTRY_BITS, HDR_BITS, LEN_BITS, OP_BITS, TYPE_BITS,
 };
 use super::header::HeaderPack;
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
 use crate::prims::{EnReg, Join, LaneMask, ZeroExtend};
+use fill_word::FillWord;
 use index_window::IndexWindow;
 
 /// Bits of the descriptor register above its lowest word.
@@ -140,6 +141,7 @@ pub enum CtlState {
 // The block is generated per bus width by three macros, one file each: the struct
 // (ports.rs), its constants (constants.rs) and its update (update.rs). They expand here, so
 // the imports above are what their bodies name.
+mod fill_word;
 mod index_window;
 #[macro_use]
 mod ports;

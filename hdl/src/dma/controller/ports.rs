@@ -119,6 +119,10 @@ macro_rules! controller_struct {
             pub dp_op: Signal<Out, Bits<OP_BITS>>,
             /// Element width code (0 = 8, 1 = 16, 2 = 32 bits) of the descriptor.
             pub dp_elem: Signal<Out, Bits<ELEM_BITS>>,
+            /// The codec is ZVC-X: the descriptor's (COMPRESS) or the frame's (DECOMPRESS).
+            pub dp_zvcx: Signal<Out, Bit>,
+            /// The element type code: the descriptor's (COMPRESS) or the frame's (DECOMPRESS).
+            pub dp_ty: Signal<Out, Bits<TYPE_BITS>>,
             /// Bytes read from src (the last read beat holds src_len mod BB of them, 0 = all).
             pub dp_src_len: Signal<Out, Bits<LEN_BITS>>,
             /// Bytes to write at dst (COPY: src_len, DECOMPRESS: uncompressed_len, COMPRESS: 0 =
@@ -243,16 +247,14 @@ macro_rules! controller_struct {
             djoin: Join<DESC_REST, 32, DESC_BITS>,
             hjoin: Join<HDR_REST, 32, HDR_BITS>,
             strb: LaneMask<$e, 4, $bb>,
-            code32: ZeroExtend<CODE_BITS, 32>,
+            fill: FillWord<$lge>,
             pext: ZeroExtend<LEN_BITS, ADDR_BITS>,
             // locals
-            word: Signal<Local, Bits<32>>,
             entry: Signal<Local, Bits<32>>,
             push_entry: Signal<Local, Bit>,
             ic_load: Signal<Local, Bit>,
             ic_sel: Signal<Local, Bit>,
             idx_room: Signal<Local, Bit>,
-            wvalid: Signal<Local, Bit>,
             csz: Signal<Local, Bits<LEN_BITS>>,
             size: Signal<Local, Bits<LEN_BITS>>,
             ent_idx: Signal<Local, Bits<IDX_WIN_LOG2>>,
@@ -262,7 +264,6 @@ macro_rules! controller_struct {
             soff: Signal<Local, Bits<$lge>>,
             cw: Signal<Local, Bits<LEN_BITS>>,
             cmd_lim: Signal<Local, Bits<LEN_BITS>>,
-            status32: Signal<Local, Bits<32>>,
             can_abort: Signal<Local, Bit>,
             wr_sel_dp: Signal<Local, Bit>,
             ws_load: Signal<Local, Bit>,
@@ -293,11 +294,8 @@ macro_rules! controller_struct {
             k_zero: Constant<Bits<8>>,
             wv_top: Constant<Bits<$e>>,
             wv_zero: Constant<Bits<$e>>,
-            soff_one: Constant<Bits<$lge>>,
             size_mask: Constant<Bits<LEN_BITS>>,
             raw_mask: Constant<Bits<LEN_BITS>>,
-            st_done: Constant<Bits<32>>,
-            st_err_lsb: Constant<Bits<5>>,
             ok: Constant<Bits<CODE_BITS>>,
             e_unaligned: Constant<Bits<CODE_BITS>>,
             e_read: Constant<Bits<CODE_BITS>>,

@@ -43,6 +43,7 @@ macro_rules! controller_logic {
                 self.hpack.elem.next = self.chk.elem.val();
                 self.hpack.ty.next = self.chk.ty.val();
                 self.iwin.elem.next = self.chk.elem.val();
+                self.iwin.zvcx.next = self.hchk.zvcx.val();
                 self.hpack.chunk_log2.next = self.cl.q.val();
                 self.hpack.n_chunks.next = self.n.q.val();
                 self.hpack.ulen.next = self.chk.src_len.val();
@@ -54,7 +55,6 @@ macro_rules! controller_logic {
                 self.hjoin.hi.next = self.ws.q.val().get_bits::<32>(0);
                 self.desc.d.next = self.djoin.y.val();
                 self.strb.v.next = self.wv.q.val();
-                self.code32.x.next = self.code.q.val();
                 // Bytes of the payload request being made (SrcReq), widened for pr_addr.
                 self.pext.x.next = self.req_beats.q.val() << self.lg_bb.val();
                 self.is_comp.next = self.chk.op.val() == self.op_comp.val();
@@ -89,8 +89,6 @@ macro_rules! controller_logic {
                 if self.stopped.q.val() {
                     self.cmd_lim.next = self.stop_at.q.val();
                 }
-                self.status32.next =
-                    self.st_done.val() | (self.code32.y.val() << self.st_err_lsb.val());
                 // COMPRESS: the index entry of the decision offered, and whether the index beat
                 // being filled (ws) has room for it.
                 self.entry.next = self.dec_stored_len.val();
@@ -107,24 +105,14 @@ macro_rules! controller_logic {
                     & self.fits.val()
                     & self.idx_room.val();
                 // The word shifted into the write beat (Fill): header, status words or none.
-                self.word.next = self.zero32.val();
-                self.wvalid.next = self.w.q.val() < self.lim.q.val();
-                if self.w.q.val() < self.hdr_words.val() {
-                    self.word.next = self.hdr.q.val().get_bits::<32>(0);
-                }
-                if self.smode.q.val() {
-                    self.word.next = self.zero32.val();
-                    self.wvalid.next = false;
-                    if self.w.q.val().get_bits::<$lge>(0) == self.soff.val() {
-                        self.word.next = self.status32.val();
-                        self.wvalid.next = true;
-                    }
-                    if self.w.q.val().get_bits::<$lge>(0) == self.soff.val() + self.soff_one.val() {
-                        self.word.next = self.bw.q.val();
-                        self.wvalid.next = true;
-                    }
-                }
-                self.wjoin.hi.next = self.word.val();
+                self.fill.w.next = self.w.q.val();
+                self.fill.lim.next = self.lim.q.val();
+                self.fill.hdr_word.next = self.hdr.q.val().get_bits::<32>(0);
+                self.fill.smode.next = self.smode.q.val();
+                self.fill.soff.next = self.soff.val();
+                self.fill.code.next = self.code.q.val();
+                self.fill.bw.next = self.bw.q.val();
+                self.wjoin.hi.next = self.fill.word.val();
                 // ---- defaults
                 self.ram.read_address.next = self.ck_cnt.q.val().get_bits::<IDX_WIN_LOG2>(0);
                 self.ram.write_address.next = self.ent_idx.val();
@@ -600,7 +588,7 @@ macro_rules! controller_logic {
                         self.can_abort.next = !self.smode.q.val();
                         self.ws.en.next = true;
                         self.wv.d.next = self.wv.q.val() >> 1;
-                        if self.wvalid.val() {
+                        if self.fill.wvalid.val() {
                             self.wv.d.next = (self.wv.q.val() >> 1) | self.wv_top.val();
                         }
                         if !self.smode.q.val() & (self.w.q.val() < self.hdr_words.val()) {
@@ -779,6 +767,12 @@ macro_rules! controller_logic {
                 self.err_desc.next = self.err_desc_r.q.val();
                 self.dp_op.next = self.chk.op.val();
                 self.dp_elem.next = self.chk.elem.val();
+                self.dp_zvcx.next = self.chk.zvcx.val();
+                self.dp_ty.next = self.chk.ty.val();
+                if self.is_dec.val() {
+                    self.dp_zvcx.next = self.hchk.zvcx.val();
+                    self.dp_ty.next = self.hchk.ty.val();
+                }
                 self.dp_src_len.next = self.chk.src_len.val();
                 self.dp_dst_len.next = self.dst_len.q.val();
                 self.dp_chunk_log2.next = self.cl.q.val();

@@ -41,19 +41,49 @@ use crate::prims::{Join, ZeroExtend};
 /// the engine's port tables read it).
 pub static CSR_PORTS: PortDocs = PortDocs::new(include_str!("mod.rs"), "CsrBlock");
 
-/// The HWCFG register value for a configuration.
-pub fn hwcfg_value(
-    bus_bytes_log2: u32,
-    elem_mask: u32,
-    chunk_log2_max: u32,
-    reads_in_flight: u32,
-) -> u32 {
-    let mut v = 0u64;
-    v = csr::HWCFG_BUS_LOG2.set(v, bus_bytes_log2.into());
-    v = csr::HWCFG_ELEM_MASK.set(v, elem_mask.into());
-    v = csr::HWCFG_CHUNK_LOG2_MAX.set(v, chunk_log2_max.into());
-    v = csr::HWCFG_READS_IN_FLIGHT.set(v, reads_in_flight.into());
-    v as u32
+/// An engine's configuration as HWCFG reports it (`cdma_spec::csr::HWCFG_BITS`, in order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HwCfg {
+    /// log2 of the data bus width in bytes.
+    pub bus_bytes_log2: u32,
+    /// Bit `c` set iff the descriptor element code `c` runs.
+    pub elem_mask: u32,
+    /// Bit `c` set iff the descriptor codec code `c` runs.
+    pub codec_mask: u32,
+    /// Largest chunk_log2 the chunk buffers hold.
+    pub chunk_log2_max: u32,
+    /// Read bursts in flight.
+    pub reads_in_flight: u32,
+}
+
+impl HwCfg {
+    /// The field values in `cdma_spec::csr::HWCFG_BITS` order.
+    fn fields(&self) -> [u32; 5] {
+        [
+            self.bus_bytes_log2,
+            self.elem_mask,
+            self.codec_mask,
+            self.chunk_log2_max,
+            self.reads_in_flight,
+        ]
+    }
+
+    /// The HWCFG register value.
+    ///
+    /// # Panics
+    /// If a value does not fit its field.
+    pub fn value(&self) -> u32 {
+        let mut v = 0u64;
+        for (f, x) in csr::HWCFG_BITS.iter().zip(self.fields()) {
+            assert!(
+                u64::from(x) << f.lsb <= f.mask(),
+                "HWCFG.{} = {x} does not fit",
+                f.name
+            );
+            v = f.set(v, x.into());
+        }
+        v as u32
+    }
 }
 
 fn addr(r: csr::Csr) -> Constant<Bits<12>> {
@@ -220,31 +250,14 @@ pub struct CsrBlock {
 }
 
 impl CsrBlock {
-    /// A CSR block for an engine with `2^bus_bytes_log2` bus bytes, the element widths of
-    /// `elem_mask` (bit `c` for the descriptor element code `c`),
-    /// chunks up to `2^chunk_log2_max` bytes and `reads_in_flight` read bursts (the HWCFG
-    /// fields; the bus width also sets the PERF_RD_BYTES increment).
+    /// A CSR block for an engine of configuration `hw` (HWCFG; the bus width also sets the
+    /// PERF_RD_BYTES increment).
     ///
     /// # Panics
     /// If a value does not fit its HWCFG field, or the register map has changed without
     /// this block being updated (see [`DECODED`]).
-    pub fn new(
-        bus_bytes_log2: u32,
-        elem_mask: u32,
-        chunk_log2_max: u32,
-        reads_in_flight: u32,
-    ) -> Self {
-        for (f, v) in
-            csr::HWCFG_BITS
-                .iter()
-                .zip([bus_bytes_log2, elem_mask, chunk_log2_max, reads_in_flight])
-        {
-            assert!(
-                u64::from(v) << f.lsb <= f.mask(),
-                "HWCFG.{} = {v} does not fit",
-                f.name
-            );
-        }
+    pub fn new(hw: HwCfg) -> Self {
+        let bus_bytes_log2 = hw.bus_bytes_log2;
         assert_eq!(
             csr::ALL.iter().map(|r| r.name).collect::<Vec<_>>(),
             DECODED,
@@ -347,15 +360,7 @@ impl CsrBlock {
             a_perf_stall_hi: addr(csr::PERF_STALL_HI),
             id_value: Constant::new(u64::from(csr::ID_VALUE).into()),
             version_value: Constant::new(u64::from(csr::VERSION_VALUE).into()),
-            hwcfg_value: Constant::new(
-                u64::from(hwcfg_value(
-                    bus_bytes_log2,
-                    elem_mask,
-                    chunk_log2_max,
-                    reads_in_flight,
-                ))
-                .into(),
-            ),
+            hwcfg_value: Constant::new(u64::from(hw.value()).into()),
             ctrl_enable: mask(csr::CTRL_ENABLE),
             ctrl_abort: mask(csr::CTRL_ABORT),
             status_busy: mask(csr::STATUS_BUSY),
@@ -407,14 +412,15 @@ pub const DECODED: &[&str] = &[
 
 impl Default for CsrBlock {
     /// The default engine configuration (`cdma_dma_top`): 1024-bit bus (128 bytes), every
-    /// element width, 4 KiB chunks, the default reads in flight.
+    /// element width, ZVC, 4 KiB chunks, the default reads in flight.
     fn default() -> Self {
-        Self::new(
-            7,
-            u32::from(super::check::ELEM_MASK_ALL),
-            super::params::ENGINE_CHUNK_LOG2_MAX as u32,
-            super::axi_read::READS_IN_FLIGHT_DEFAULT as u32,
-        )
+        Self::new(HwCfg {
+            bus_bytes_log2: 7,
+            elem_mask: u32::from(super::check::ELEM_MASK_ALL),
+            codec_mask: 1 << cdma_spec::desc::DESC_CODEC_ZVC,
+            chunk_log2_max: super::params::ENGINE_CHUNK_LOG2_MAX as u32,
+            reads_in_flight: super::axi_read::READS_IN_FLIGHT_DEFAULT as u32,
+        })
     }
 }
 

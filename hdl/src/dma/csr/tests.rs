@@ -136,19 +136,35 @@ fn read(uut: &mut CsrBlock, addr: u32) -> u32 {
     data
 }
 
+/// The HWCFG of a ZVC engine.
+fn hw(bus_bytes_log2: u32, elem_mask: u32, chunk_log2_max: u32, reads_in_flight: u32) -> HwCfg {
+    HwCfg {
+        bus_bytes_log2,
+        elem_mask,
+        codec_mask: 1,
+        chunk_log2_max,
+        reads_in_flight,
+    }
+}
+
 #[test]
 fn map_reads_reset_values_ids_and_hwcfg() {
     let mut uut = csr_block();
     for r in csr::ALL {
         let want = if r.name == "HWCFG" {
-            hwcfg_value(7, 0b111, 12, 8)
+            hw(7, 0b111, 12, 8).value()
         } else {
             r.reset
         };
         assert_eq!(read(&mut uut, r.addr), want, "{}", r.name);
     }
     assert_eq!(read(&mut uut, csr::ID.addr), 0x414D_4463);
-    assert_eq!(hwcfg_value(7, 32, 12, 8), 0x080C_2007);
+    assert_eq!(hw(7, 0b111, 12, 8).value(), 0x080C_1707);
+    let zvcx = HwCfg {
+        codec_mask: 0b11,
+        ..hw(4, 0b100, 9, 2)
+    };
+    assert_eq!(zvcx.value(), 0x0209_3404);
     // Unmapped addresses read 0 (OKAY); writes to them and to RO registers are ignored.
     for a in [0x00C, 0x02C, 0x0A0, 0xFFC] {
         write(&mut uut, a, 0xFFFF_FFFF);
