@@ -26,7 +26,7 @@ codes! {
     OK = 0, "OK", "no error";
     BAD_DESC = 1, "BAD_DESC", "descriptor invalid: reserved operation, element width or bits set, chunk size out of range, or a length that is not a whole number of elements";
     UNALIGNED = 2, "UNALIGNED", "a source, destination, metadata or descriptor address is not aligned as docs/DESCRIPTORS.md requires";
-    UNSUPPORTED = 3, "UNSUPPORTED", "valid descriptor this engine configuration cannot run (an element width not in HWCFG elem_mask, or a chunk size beyond its parameters)";
+    UNSUPPORTED = 3, "UNSUPPORTED", "valid descriptor this engine configuration cannot run (an element width not in HWCFG elem_mask, a codec not in codec_mask, or a chunk size beyond its parameters)";
     READ_ERROR = 4, "READ_ERROR", "SLVERR or DECERR on the read channel";
     WRITE_ERROR = 5, "WRITE_ERROR", "SLVERR or DECERR on the write response channel";
     BAD_HEADER = 6, "BAD_HEADER", "DECOMPRESS: frame header invalid (magic, version, codec, element width, chunk size, chunk count, lengths)";
