@@ -34,6 +34,11 @@ pub use error::ConfigError;
 
 use std::path::Path;
 
+/// The `codecs` name of ZVC (every engine runs it).
+pub const CODEC_ZVC: &str = "zvc";
+/// The `codecs` name of ZVC-X.
+pub const CODEC_ZVCX: &str = "zvcx";
+
 /// One engine's generation parameters.
 ///
 /// Built by [`EngineConfig::preset`], [`EngineConfig::from_toml`] or [`EngineConfig::load`],
@@ -49,6 +54,11 @@ pub struct EngineConfig {
     /// duplicates. Default `[8, 16, 32]`.
     #[serde(default = "default_elem_widths")]
     pub elem_widths: Vec<u32>,
+    /// Codecs COMPRESS and DECOMPRESS run: `"zvc"` (always; the paper's zero-value
+    /// compression) and optionally `"zvcx"` (the float-aware ZVC-X block codec, about twice
+    /// the datapath's area). Default `["zvc"]`.
+    #[serde(default = "default_codecs")]
+    pub codecs: Vec<String>,
     /// AXI address width in bits, 32..=64. Default 64.
     #[serde(default = "default_addr_width")]
     pub addr_width: u32,
@@ -75,6 +85,9 @@ pub struct EngineConfig {
 
 fn default_elem_widths() -> Vec<u32> {
     vec![8, 16, 32]
+}
+fn default_codecs() -> Vec<String> {
+    vec![CODEC_ZVC.to_string()]
 }
 fn default_addr_width() -> u32 {
     64
@@ -120,6 +133,7 @@ impl EngineConfig {
         Ok(EngineConfig {
             data_width,
             elem_widths: default_elem_widths(),
+            codecs: default_codecs(),
             addr_width: default_addr_width(),
             id_width: default_id_width(),
             reads_in_flight: default_reads_in_flight(),
@@ -138,6 +152,7 @@ impl EngineConfig {
             toml::from_str(text).map_err(|e| ConfigError::from_toml(&e, text))?;
         config.validate()?;
         config.elem_widths.sort_unstable();
+        config.codecs.sort_unstable();
         Ok(config)
     }
 
@@ -160,6 +175,11 @@ impl EngineConfig {
     /// in declaration order; [`EngineConfig::from_toml`] reads it back to an equal value.
     pub fn to_toml(&self) -> String {
         toml::to_string(self).expect("an EngineConfig is always representable in TOML")
+    }
+
+    /// The engine runs the ZVC-X codec (`codecs` names `"zvcx"`).
+    pub fn has_zvcx(&self) -> bool {
+        self.codecs.iter().any(|c| c == CODEC_ZVCX)
     }
 
     /// Bytes per data beat: `data_width / 8`.

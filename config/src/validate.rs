@@ -1,7 +1,7 @@
 //! [`validate`]: each field against what the frame format and the engine's interfaces allow.
 
 use crate::keywords::VERILOG_KEYWORDS;
-use crate::{ConfigError, EngineConfig};
+use crate::{ConfigError, EngineConfig, CODEC_ZVC, CODEC_ZVCX};
 
 /// AXI data bus widths in bits.
 const DATA_WIDTHS: [u32; 4] = [128, 256, 512, 1024];
@@ -24,6 +24,7 @@ pub(crate) fn validate(c: &EngineConfig) -> Result<(), ConfigError> {
         ));
     }
     elem_widths(&c.elem_widths)?;
+    codecs(&c.codecs)?;
     in_range("addr_width", c.addr_width, 32..=64)?;
     in_range("id_width", c.id_width, 1..=16)?;
     in_range("reads_in_flight", c.reads_in_flight, 1..=16)?;
@@ -72,6 +73,31 @@ fn elem_widths(widths: &[u32]) -> Result<(), ConfigError> {
                 format!("{w} appears twice; each of {allowed} at most once"),
             ));
         }
+    }
+    Ok(())
+}
+
+fn codecs(codecs: &[String]) -> Result<(), ConfigError> {
+    let allowed = format!("\"{CODEC_ZVC}\", \"{CODEC_ZVCX}\"");
+    for (i, c) in codecs.iter().enumerate() {
+        if c != CODEC_ZVC && c != CODEC_ZVCX {
+            return Err(ConfigError::field(
+                "codecs",
+                format!("\"{c}\" is not one of {allowed}"),
+            ));
+        }
+        if codecs[..i].contains(c) {
+            return Err(ConfigError::field(
+                "codecs",
+                format!("\"{c}\" appears twice; each of {allowed} at most once"),
+            ));
+        }
+    }
+    if !codecs.iter().any(|c| c == CODEC_ZVC) {
+        return Err(ConfigError::field(
+            "codecs",
+            format!("must name \"{CODEC_ZVC}\" (every engine runs ZVC; add \"{CODEC_ZVCX}\" beside it)"),
+        ));
     }
     Ok(())
 }

@@ -222,3 +222,18 @@ fn module_prefix_is_not_a_keyword() {
         );
     }
 }
+
+#[test]
+fn codecs_name_zvc_and_optionally_zvcx() {
+    assert!(!with("codecs = [\"zvc\"]").unwrap().has_zvcx());
+    assert_eq!(
+        with("codecs = [\"zvcx\", \"zvc\"]").unwrap().codecs,
+        ["zvc", "zvcx"],
+        "kept sorted"
+    );
+    assert!(with("codecs = [\"zvcx\", \"zvc\"]").unwrap().has_zvcx());
+    refused("codecs = [\"lz4\"]", "codecs", "is not one of \"zvc\", \"zvcx\"");
+    refused("codecs = [\"zvc\", \"zvc\"]", "codecs", "appears twice");
+    refused("codecs = [\"zvcx\"]", "codecs", "must name \"zvc\"");
+    refused("codecs = []", "codecs", "must name \"zvc\"");
+}

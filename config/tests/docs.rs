@@ -62,6 +62,7 @@ fn example_block_is_the_documented_engine() {
         EngineConfig {
             data_width: 512,
             elem_widths: vec![16, 32],
+            codecs: vec!["zvc".into()],
             addr_width: 48,
             id_width: 4,
             reads_in_flight: 16,

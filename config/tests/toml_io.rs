@@ -19,6 +19,7 @@ fn missing_fields_take_their_defaults() {
         EngineConfig {
             data_width: 512,
             elem_widths: vec![8, 16, 32],
+            codecs: vec!["zvc".into()],
             addr_width: 64,
             id_width: 1,
             reads_in_flight: 8,
@@ -115,6 +116,7 @@ fn to_toml_round_trips_presets_and_example() {
     let example = EngineConfig {
         data_width: 512,
         elem_widths: vec![16, 32],
+        codecs: vec!["zvc".into(), "zvcx".into()],
         addr_width: 40,
         id_width: 16,
         reads_in_flight: 1,
@@ -125,12 +127,13 @@ fn to_toml_round_trips_presets_and_example() {
     let presets = EngineConfig::PRESETS.map(|p| EngineConfig::preset(p).unwrap());
     for c in presets.iter().chain([&example]) {
         let text = c.to_toml();
-        assert_eq!(text.lines().count(), 8, "every field written:\n{text}");
+        assert_eq!(text.lines().count(), 9, "every field written:\n{text}");
         assert_eq!(EngineConfig::from_toml(&text).as_ref(), Ok(c), "{text}");
     }
     assert_eq!(
         example.to_toml(),
-        "data_width = 512\nelem_widths = [16, 32]\naddr_width = 40\nid_width = 16\n\
+        "data_width = 512\nelem_widths = [16, 32]\ncodecs = [\"zvc\", \"zvcx\"]\n\
+         addr_width = 40\nid_width = 16\n\
          reads_in_flight = 1\nmax_burst_beats = 64\nchunk_log2_max = 24\n\
          module_prefix = \"soc_cdma0\"\n"
     );
