@@ -20,9 +20,11 @@ fn main() {
     cdma_simgen::build(hdl_tops);
 }
 
-/// The engines of the config files `CDMA_SIM_CONFIGS` names (comma-separated paths): each
-/// is Verilated beside the default tops under its `module_prefix`, so `cdma regress|sim
-/// --config FILE` can run it. A file that cannot be read or built stops the build, naming it.
+/// The engines of the config files `CDMA_SIM_CONFIGS` names (comma-separated paths, a
+/// relative one from the workspace root: cargo's `relative = true` only makes the first
+/// entry of a list absolute): each is Verilated beside the default tops under its
+/// `module_prefix`, so `cdma regress|sim --config FILE` can run it. A file that cannot be
+/// read or built stops the build, naming it.
 fn config_tops() -> Vec<cdma_hdl::Top> {
     let Ok(list) = std::env::var("CDMA_SIM_CONFIGS") else {
         return Vec::new();
@@ -31,8 +33,11 @@ fn config_tops() -> Vec<cdma_hdl::Top> {
         .map(str::trim)
         .filter(|p| !p.is_empty())
         .map(|p| {
-            println!("cargo:rerun-if-changed={p}");
-            let cfg = cdma_config::EngineConfig::load(std::path::Path::new(p))
+            let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("..")
+                .join(p);
+            println!("cargo:rerun-if-changed={}", path.display());
+            let cfg = cdma_config::EngineConfig::load(&path)
                 .unwrap_or_else(|e| panic!("CDMA_SIM_CONFIGS: {e}"));
             cdma_hdl::ip::engine_top(&cfg).unwrap_or_else(|e| panic!("CDMA_SIM_CONFIGS: {p}: {e}"))
         })

@@ -96,7 +96,9 @@ fn codecs(codecs: &[String]) -> Result<(), ConfigError> {
     if !codecs.iter().any(|c| c == CODEC_ZVC) {
         return Err(ConfigError::field(
             "codecs",
-            format!("must name \"{CODEC_ZVC}\" (every engine runs ZVC; add \"{CODEC_ZVCX}\" beside it)"),
+            format!(
+                "must name \"{CODEC_ZVC}\" (every engine runs ZVC; add \"{CODEC_ZVCX}\" beside it)"
+            ),
         ));
     }
     Ok(())

@@ -232,7 +232,11 @@ fn codecs_name_zvc_and_optionally_zvcx() {
         "kept sorted"
     );
     assert!(with("codecs = [\"zvcx\", \"zvc\"]").unwrap().has_zvcx());
-    refused("codecs = [\"lz4\"]", "codecs", "is not one of \"zvc\", \"zvcx\"");
+    refused(
+        "codecs = [\"lz4\"]",
+        "codecs",
+        "is not one of \"zvc\", \"zvcx\"",
+    );
     refused("codecs = [\"zvc\", \"zvc\"]", "codecs", "appears twice");
     refused("codecs = [\"zvcx\"]", "codecs", "must name \"zvc\"");
     refused("codecs = []", "codecs", "must name \"zvc\"");

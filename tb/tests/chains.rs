@@ -37,6 +37,8 @@ fn engines() -> Vec<EngineConfig> {
             .with_elem_widths(&[ElemWidth::W16])
             .unwrap(),
     );
+    // With ZVC-X: its faults, and random chains half of whose COMPRESSes use it.
+    v.extend([16, 128].map(|bb| EngineConfig::new(bb).unwrap().with_zvcx(true)));
     v
 }
 

@@ -12,7 +12,7 @@ use cdma_corpus::Corpus;
 use cdma_model::ElemWidth;
 use cdma_tb::dma::{
     configured_tops, engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult,
-    DMA_TOPS, MATRIX_CONFIG_TOP, TOP,
+    DMA_TOPS, MATRIX_CONFIG_TOP, TOP, ZVCX_CONFIG_TOP,
 };
 use cdma_tb::dma_cases::{
     abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, large_cases,
@@ -37,6 +37,7 @@ fn require(top: &str) {
 /// Verilated from config files (the bundled 512/{16,32} one is required).
 fn matrix() -> Vec<(&'static str, u32)> {
     require(MATRIX_CONFIG_TOP);
+    require(ZVCX_CONFIG_TOP);
     DMA_TOPS.iter().copied().chain(configured_tops()).collect()
 }
 

@@ -34,12 +34,14 @@ use rust_hdl::widgets::prelude::DFF;
 use super::check::{CL_BITS, LEN_BITS, OP_BITS};
 use super::chunk_fifo::{ChunkFifoDw1024, ChunkFifoDw128, ChunkFifoDw256, ChunkFifoDw512};
 use super::chunk_scan::{ChunkScanDw1024, ChunkScanDw128, ChunkScanDw256, ChunkScanDw512};
+use super::zvcx_dec::{ZvcxDecPathDw1024, ZvcxDecPathDw128, ZvcxDecPathDw256, ZvcxDecPathDw512};
+use super::zvcx_enc::{ZvcxEncPathDw1024, ZvcxEncPathDw128, ZvcxEncPathDw256, ZvcxEncPathDw512};
+use super::zvcx_off::{ZvcxDecOff, ZvcxEncOff};
 use crate::bus_codec::{
     ZvcBusCompressorDw1024, ZvcBusCompressorDw128, ZvcBusCompressorDw256, ZvcBusCompressorDw512,
     ZvcBusDecompressorDw1024, ZvcBusDecompressorDw128, ZvcBusDecompressorDw256,
     ZvcBusDecompressorDw512,
 };
-use super::zvcx_off::{ZvcxDecOff, ZvcxEncOff};
 use crate::prims::Join;
 use cdma_spec::desc;
 
@@ -502,5 +504,29 @@ datapath!(
     /// The datapath of a 1024-bit engine with the ZVC codec.
     DatapathDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
     ZvcBusDecompressorDw1024, ZvcxEncOff<1024>, ZvcxDecOff<128, 1024>,
+    bw: 1024, sw: 128, fw: 1034
+);
+datapath!(
+    /// The datapath of a 128-bit engine with the ZVC and ZVC-X codecs.
+    DatapathZxDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128,
+    ZvcBusDecompressorDw128, ZvcxEncPathDw128, ZvcxDecPathDw128,
+    bw: 128, sw: 16, fw: 138
+);
+datapath!(
+    /// The datapath of a 256-bit engine with the ZVC and ZVC-X codecs.
+    DatapathZxDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256,
+    ZvcBusDecompressorDw256, ZvcxEncPathDw256, ZvcxDecPathDw256,
+    bw: 256, sw: 32, fw: 266
+);
+datapath!(
+    /// The datapath of a 512-bit engine with the ZVC and ZVC-X codecs.
+    DatapathZxDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512,
+    ZvcBusDecompressorDw512, ZvcxEncPathDw512, ZvcxDecPathDw512,
+    bw: 512, sw: 64, fw: 522
+);
+datapath!(
+    /// The datapath of a 1024-bit engine with the ZVC and ZVC-X codecs.
+    DatapathZxDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
+    ZvcBusDecompressorDw1024, ZvcxEncPathDw1024, ZvcxDecPathDw1024,
     bw: 1024, sw: 128, fw: 1034
 );

@@ -43,6 +43,8 @@ mod datapath_tests;
 pub mod header;
 pub mod params;
 pub mod top;
+pub mod zvcx_dec;
+pub mod zvcx_enc;
 pub mod zvcx_off;
 
 pub use axi_read::{
@@ -58,7 +60,8 @@ pub use controller::{
 };
 pub use csr::{CsrBlock, HwCfg, CSR_PORTS};
 pub use top::{
-    dma_top, dma_top_with, DmaTopDw1024, DmaTopDw128, DmaTopDw256, DmaTopDw512, DMA_TOP_PORTS,
+    dma_top, dma_top_with, DmaTopDw1024, DmaTopDw128, DmaTopDw256, DmaTopDw512, DmaTopZxDw1024,
+    DmaTopZxDw128, DmaTopZxDw256, DmaTopZxDw512, DMA_TOP_PORTS,
 };
 
 pub use crate::emit::StandaloneBlock;

@@ -36,7 +36,10 @@ use super::axi_write::{
 use super::check::ELEM_MASK_ALL;
 use super::controller::{ControllerDw1024, ControllerDw128, ControllerDw256, ControllerDw512};
 use super::csr::{CsrBlock, HwCfg};
-use super::datapath::{DatapathDw1024, DatapathDw128, DatapathDw256, DatapathDw512};
+use super::datapath::{
+    DatapathDw1024, DatapathDw128, DatapathDw256, DatapathDw512, DatapathZxDw1024, DatapathZxDw128,
+    DatapathZxDw256, DatapathZxDw512,
+};
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
 
@@ -417,6 +420,26 @@ dma_top!(
     DmaTopDw1024, ControllerDw1024, AxiReadMasterDw1024, AxiWriteMasterDw1024, DatapathDw1024,
     dw: 1024, bb: 128, zvcx: false
 );
+dma_top!(
+    /// The 128-bit engine with the ZVC-X codec beside ZVC.
+    DmaTopZxDw128, ControllerDw128, AxiReadMasterDw128, AxiWriteMasterDw128, DatapathZxDw128,
+    dw: 128, bb: 16, zvcx: true
+);
+dma_top!(
+    /// The 256-bit engine with the ZVC-X codec beside ZVC.
+    DmaTopZxDw256, ControllerDw256, AxiReadMasterDw256, AxiWriteMasterDw256, DatapathZxDw256,
+    dw: 256, bb: 32, zvcx: true
+);
+dma_top!(
+    /// The 512-bit engine with the ZVC-X codec beside ZVC.
+    DmaTopZxDw512, ControllerDw512, AxiReadMasterDw512, AxiWriteMasterDw512, DatapathZxDw512,
+    dw: 512, bb: 64, zvcx: true
+);
+dma_top!(
+    /// The 1024-bit engine with the ZVC-X codec beside ZVC.
+    DmaTopZxDw1024, ControllerDw1024, AxiReadMasterDw1024, AxiWriteMasterDw1024, DatapathZxDw1024,
+    dw: 1024, bb: 128, zvcx: true
+);
 
 /// The engine for data-bus width `dw` (128, 256, 512, 1024) as the Verilog top `module`, with
 /// the default generation parameters (every element width).
@@ -430,6 +453,7 @@ pub fn dma_top(dw: usize, module: &str) -> Top {
         READS_IN_FLIGHT_DEFAULT,
         WR_BURST_MAX_DEFAULT,
         ELEM_MASK_ALL,
+        false,
     )
 }
 
@@ -465,45 +489,42 @@ pub fn dma_top_with(
     reads_in_flight: usize,
     wr_burst_max: usize,
     elem_mask: u8,
+    zvcx: bool,
 ) -> Top {
     let params = vec![
         ("DW".into(), dw as u64),
         ("ELEM_MASK".into(), u64::from(elem_mask)),
+        ("CODEC_MASK".into(), u64::from(codec_mask(zvcx))),
         ("CHUNK_LOG2_MAX".into(), ENGINE_CHUNK_LOG2_MAX),
         ("IDX_WIN_LOG2".into(), IDX_WIN_LOG2 as u64),
         ("READS_IN_FLIGHT".into(), reads_in_flight as u64),
         ("WR_BURST_MAX".into(), wr_burst_max as u64),
     ];
-    let config = format!("DW = {dw}, elements of {} bits", widths_of(elem_mask));
-    match dw {
-        128 => make_top_from(
-            DmaTopDw128::new(reads_in_flight, wr_burst_max, elem_mask),
-            module,
-            &config,
-            &DMA_TOP_PORTS,
-            params,
-        ),
-        256 => make_top_from(
-            DmaTopDw256::new(reads_in_flight, wr_burst_max, elem_mask),
-            module,
-            &config,
-            &DMA_TOP_PORTS,
-            params,
-        ),
-        512 => make_top_from(
-            DmaTopDw512::new(reads_in_flight, wr_burst_max, elem_mask),
-            module,
-            &config,
-            &DMA_TOP_PORTS,
-            params,
-        ),
-        1024 => make_top_from(
-            DmaTopDw1024::new(reads_in_flight, wr_burst_max, elem_mask),
-            module,
-            &config,
-            &DMA_TOP_PORTS,
-            params,
-        ),
-        other => panic!("cdma-hdl: unsupported data-bus width {other}"),
+    let codecs = if zvcx { "ZVC, ZVC-X" } else { "ZVC" };
+    let config = format!(
+        "DW = {dw}, elements of {} bits, codecs {codecs}",
+        widths_of(elem_mask)
+    );
+    macro_rules! top {
+        ($ty:ty) => {
+            make_top_from(
+                <$ty>::new(reads_in_flight, wr_burst_max, elem_mask),
+                module,
+                &config,
+                &DMA_TOP_PORTS,
+                params,
+            )
+        };
+    }
+    match (dw, zvcx) {
+        (128, false) => top!(DmaTopDw128),
+        (256, false) => top!(DmaTopDw256),
+        (512, false) => top!(DmaTopDw512),
+        (1024, false) => top!(DmaTopDw1024),
+        (128, true) => top!(DmaTopZxDw128),
+        (256, true) => top!(DmaTopZxDw256),
+        (512, true) => top!(DmaTopZxDw512),
+        (1024, true) => top!(DmaTopZxDw1024),
+        (other, _) => panic!("cdma-hdl: unsupported data-bus width {other}"),
     }
 }

@@ -156,7 +156,11 @@ impl EngineConfig {
     /// HWCFG `codec_mask`: bit `c` set iff the descriptor codec code `c` runs (ZVC always,
     /// ZVC-X iff the engine has it).
     pub fn codec_mask(&self) -> u8 {
-        let zvcx = if self.zvcx { 1 << desc::DESC_CODEC_ZVCX } else { 0 };
+        let zvcx = if self.zvcx {
+            1 << desc::DESC_CODEC_ZVCX
+        } else {
+            0
+        };
         (1 << desc::DESC_CODEC_ZVC) | zvcx
     }
 

@@ -18,7 +18,7 @@ pub const DMA_TOPS: [(&str, u32); 4] = [
 ];
 
 /// The engine configuration of a Verilated DMA top, from the generation parameters it was
-/// built with (`DW`, `ELEM_MASK`, `CHUNK_LOG2_MAX`): every top of [`DMA_TOPS`] and any engine
+/// built with (`DW`, `ELEM_MASK`, `CODEC_MASK`, `CHUNK_LOG2_MAX`): every top of [`DMA_TOPS`] and any engine
 /// Verilated from a config file (`CDMA_SIM_CONFIGS`). `cdma_dma_dw1024` names `cdma_dma_top`.
 /// `None` if `module` is not a Verilated DMA top.
 pub fn engine_of(module: &str) -> Option<EngineConfig> {
@@ -30,17 +30,22 @@ pub fn engine_of(module: &str) -> Option<EngineConfig> {
     let top = cdma_sim::TOPS.iter().find(|t| t.module == module)?;
     let param = |name: &str| top.params.iter().find(|p| p.0 == name).map(|p| p.1);
     let (dw, mask, cl) = (param("DW")?, param("ELEM_MASK")?, param("CHUNK_LOG2_MAX")?);
+    let codecs = param("CODEC_MASK")?;
     let (bus, mask, cl) = (
         u32::try_from(dw / 8).ok()?,
         u8::try_from(mask).ok()?,
         u8::try_from(cl).ok()?,
     );
-    EngineConfig::new(bus)
-        .ok()?
-        .with_elem_mask(mask)
-        .ok()?
-        .with_chunk_log2_max(cl)
-        .ok()
+    let zvcx = codecs >> cdma_spec::desc::DESC_CODEC_ZVCX & 1 == 1;
+    Some(
+        EngineConfig::new(bus)
+            .ok()?
+            .with_elem_mask(mask)
+            .ok()?
+            .with_chunk_log2_max(cl)
+            .ok()?
+            .with_zvcx(zvcx),
+    )
 }
 
 /// The configured engines Verilated into this build beside [`DMA_TOPS`] (from config files,
@@ -57,6 +62,10 @@ pub fn configured_tops() -> Vec<(&'static str, u32)> {
 /// The bundled configured engine (data/configs/dw512_e16_32.toml: 512 bits, 16- and 32-bit
 /// elements), which the tests require.
 pub const MATRIX_CONFIG_TOP: &str = "cdma_cfg_dw512_e16_32";
+
+/// The bundled configured engine with ZVC-X (data/configs/dw128_zvcx.toml: 128 bits, every
+/// element width, ZVC and ZVC-X), which the tests require.
+pub const ZVCX_CONFIG_TOP: &str = "cdma_cfg_dw128_zvcx";
 
 /// Whether `module` was Verilated into this build (`cdma_sim::TOPS`).
 pub fn top_available(module: &str) -> bool {

@@ -25,6 +25,7 @@ mod tests;
 pub use bench::DmaBench;
 pub use config::{
     configured_tops, engine_of, top_available, BenchConfig, DMA_TOPS, MATRIX_CONFIG_TOP, TOP,
+    ZVCX_CONFIG_TOP,
 };
 pub use report::RunReport;
 pub use runner::{run_case, run_case_on, AbortPlan, DmaCase, DmaResult};

@@ -8,6 +8,7 @@ use super::bus::{bus_fault, stop_on_error, Target};
 use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
 use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
 use super::parts::{builder_of_width, compress_regions, place_frame, push_decompress};
+use super::zvcx::{zvcx_fault, ZvcxFault};
 use crate::axi::Resp;
 use crate::dma_scenario::{
     compress_desc, decompress_desc, frame_parts, seeded_elem, window_for, ChainBuilder, RegionKind,
@@ -39,7 +40,7 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
             .find(|&s| ok(seeded_elem(engine, s)))
     };
     for f in HeaderFault::ALL {
-        if let Some(s) = seed_for(&|e| f.applies(e)) {
+        if let Some(s) = seed_for(&|e| f.applies(engine, e)) {
             v.push(bad_header(engine, s, f));
         }
     }
@@ -49,6 +50,15 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
         }
     }
     v.push(bad_payload(engine, seed_for(&|_| true).expect("any width")));
+    if engine.has_zvcx() {
+        for f in ZvcxFault::ALL {
+            v.push(zvcx_fault(
+                engine,
+                seed_for(&|_| true).expect("any width"),
+                f,
+            ));
+        }
+    }
     v.push(mask_past_end(
         engine,
         seed_for(&|_| true).expect("any width"),

@@ -84,10 +84,15 @@ impl HeaderFault {
         }
     }
 
-    /// Whether the fault can be expressed with `elem`-wide data (a length that is not whole
-    /// 8-bit elements does not exist).
-    pub fn applies(self, elem: ElemWidth) -> bool {
-        self != HeaderFault::UncompressedLen || elem.bits() > 8
+    /// Whether the fault can be expressed on `engine` with `elem`-wide data (a length that
+    /// is not whole 8-bit elements does not exist; a ZVC-X frame is a fault only on an
+    /// engine without the codec).
+    pub fn applies(self, engine: &EngineConfig, elem: ElemWidth) -> bool {
+        match self {
+            HeaderFault::UncompressedLen => elem.bits() > 8,
+            HeaderFault::ZvcxFrame => !engine.has_zvcx(),
+            _ => true,
+        }
     }
 }
 

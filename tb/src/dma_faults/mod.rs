@@ -15,6 +15,7 @@ mod chains;
 mod desc;
 mod frame;
 mod parts;
+mod zvcx;
 
 pub use bus::{bus_fault, stop_on_error, Target};
 pub use chains::{
@@ -23,6 +24,7 @@ pub use chains::{
 pub use desc::{bad_desc, dst_overflow, DescFault, Overflow};
 pub use frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
 pub use parts::relu_data;
+pub use zvcx::{zvcx_fault, ZvcxFault};
 
 #[cfg(doc)]
 use crate::dma_scenario::Scenario;

@@ -5,11 +5,12 @@
 use cdma_model::dma::{codes, EngineConfig, ErrorCode};
 use cdma_model::layout::IndexEntry;
 use cdma_model::layout::HEADER_LEN;
-use cdma_model::ElemWidth;
+use cdma_model::{Codec, ElemType, ElemWidth};
 use rand::Rng;
 
 use crate::dma_scenario::{
-    copy_desc, decompress_desc, frame_parts, ChainBuilder, RegionKind, Scenario, DEFAULT_WINDOW,
+    copy_desc, decompress_desc, frame_parts_with, ChainBuilder, RegionKind, Scenario,
+    DEFAULT_WINDOW,
 };
 
 /// ReLU-like data: `n` elements of `elem`, about half zero, the others non-zero in every
@@ -114,8 +115,20 @@ pub(super) fn place_frame(
     label: &str,
     patch: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>),
 ) -> PlacedFrame {
-    let elem = b.elem();
-    let mut parts = frame_parts(data, elem, chunk_log2);
+    let ty = ElemType::Raw(b.elem());
+    place_frame_with(b, data, (Codec::Zvc, ty), chunk_log2, label, patch)
+}
+
+/// [`place_frame`] of a frame of codec and element type `codec_ty` (its width the builder's).
+pub(super) fn place_frame_with(
+    b: &mut ChainBuilder,
+    data: &[u8],
+    codec_ty: (Codec, ElemType),
+    chunk_log2: u8,
+    label: &str,
+    patch: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>),
+) -> PlacedFrame {
+    let mut parts = frame_parts_with(data, codec_ty.0, codec_ty.1, chunk_log2);
     let payload_len = parts.payload.len() as u32;
     patch(&mut parts.meta, &mut parts.payload);
     let meta = b.data(&parts.meta, RegionKind::Metadata, &format!("{label} meta"));
@@ -138,7 +151,7 @@ pub(super) fn place_frame(
 pub(super) fn push_decompress(
     b: &mut ChainBuilder,
     f: &PlacedFrame,
-    extra: u32,
+    extra: i64,
     label: &str,
     intent: ErrorCode,
 ) {
@@ -154,7 +167,7 @@ pub(super) fn push_decompress(
         decompress_desc(
             b.elem(),
             f.payload,
-            f.payload_len + extra,
+            u32::try_from(i64::from(f.payload_len) + extra).expect("a payload length"),
             dst,
             f.data_len,
             f.meta,
@@ -180,19 +193,44 @@ pub(super) fn put(f: cdma_spec::Field, meta: &mut [u8], v: u64) {
 /// edited by `patch` before it is placed; `patch` returns how many bytes past the payload
 /// length the frame had before its patch the DECOMPRESS reads.
 pub(super) fn decompress_between_copies(
-    mut b: ChainBuilder,
+    b: ChainBuilder,
     data: &[u8],
     chunk_log2: u8,
     label: &str,
     intent: ErrorCode,
     patch: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>) -> u32,
 ) -> Scenario {
+    let ty = ElemType::Raw(b.elem());
+    decompress_between_copies_with(
+        b,
+        data,
+        (Codec::Zvc, ty),
+        chunk_log2,
+        label,
+        intent,
+        |m, p| i64::from(patch(m, p)),
+    )
+}
+
+/// [`decompress_between_copies`] of a frame of codec and element type `codec_ty`; `patch`
+/// returns how many bytes more (or, negative, fewer) than the payload length the frame had
+/// before its patch the DECOMPRESS reads.
+pub(super) fn decompress_between_copies_with(
+    mut b: ChainBuilder,
+    data: &[u8],
+    codec_ty: (Codec, ElemType),
+    chunk_log2: u8,
+    label: &str,
+    intent: ErrorCode,
+    patch: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>) -> i64,
+) -> Scenario {
     good_copy(&mut b, Some(codes::OK));
     let i = b.next_index();
     let mut extra = 0;
-    let f = place_frame(
+    let f = place_frame_with(
         &mut b,
         data,
+        codec_ty,
         chunk_log2,
         &format!("d{i} DECOMPRESS"),
         |m, p| {

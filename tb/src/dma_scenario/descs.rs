@@ -3,7 +3,8 @@
 //! descriptor kinds.
 
 use cdma_model::dma::{control_word, Descriptor, EngineConfig, Op};
-use cdma_model::{compress_chunked, layout, ElemWidth};
+use cdma_model::frame::compress_with;
+use cdma_model::{layout, Codec, ElemType, ElemWidth};
 use cdma_spec::desc as d;
 
 /// The operation of a descriptor's control word (None for the reserved code).
@@ -39,7 +40,12 @@ pub struct FrameParts {
 
 /// Compresses `data` with the model and splits the frame into metadata and payload.
 pub fn frame_parts(data: &[u8], elem: ElemWidth, chunk_log2: u8) -> FrameParts {
-    let f = compress_chunked(data, elem, chunk_log2).expect("whole elements, valid chunk size");
+    frame_parts_with(data, Codec::Zvc, ElemType::Raw(elem), chunk_log2)
+}
+
+/// [`frame_parts`] of a frame of `codec` over elements of `ty`.
+pub fn frame_parts_with(data: &[u8], codec: Codec, ty: ElemType, chunk_log2: u8) -> FrameParts {
+    let f = compress_with(data, codec, ty, chunk_log2).expect("whole elements, valid chunk size");
     let meta_len = layout::meta_len(layout::n_chunks(data.len() as u64, chunk_log2)) as usize;
     FrameParts {
         meta: f[..meta_len].to_vec(),

@@ -4,12 +4,12 @@
 use std::ops::Range;
 
 use cdma_model::dma::{codes, with_type_and_codec, EngineConfig};
-use cdma_model::{ElemType, ElemWidth};
+use cdma_model::{Codec, ElemType, ElemWidth};
 use rand::Rng;
 
 use super::builder::{ChainBuilder, DEFAULT_WINDOW};
 use super::descs::{
-    chunk_range, compress_desc, copy_desc, decompress_desc, frame_parts, with_flags,
+    chunk_range, compress_desc, copy_desc, decompress_desc, frame_parts_with, with_flags,
 };
 use super::scenario::{RegionKind, RoundTrip, Scenario, Tensor};
 
@@ -116,7 +116,16 @@ pub fn random_chain_with(
                     let c = b.rng.gen_range(range);
                     (c, c)
                 };
-                let parts = frame_parts(&tn.data, tn.elem, chunk_log2);
+                // Half the compresses name a float type of the width: a version 3 frame,
+                // which the DECOMPRESS of this tensor then reads; on an engine with ZVC-X,
+                // half of them use it.
+                let ty = random_type(tn.elem, &mut b.rng);
+                let codec = if engine.has_zvcx() && b.rng.gen_bool(0.5) {
+                    Codec::ZvcX
+                } else {
+                    Codec::Zvc
+                };
+                let parts = frame_parts_with(&tn.data, codec, ty, chunk_log2);
                 let len = tn.data.len() as u64;
                 let src = b.data(
                     &tn.data,
@@ -144,13 +153,15 @@ pub fn random_chain_with(
                 );
                 let mut desc =
                     compress_desc(tn.elem, src, len as u32, dst, cap as u32, meta, field);
-                // Half the compresses name a float type of the width: a version 3 frame,
-                // which the DECOMPRESS of this tensor then reads.
-                let ty = random_type(tn.elem, &mut b.rng);
-                desc.control = with_type_and_codec(desc.control, ty.code(), false);
+                desc.control = with_type_and_codec(desc.control, ty.code(), codec == Codec::ZvcX);
                 b.push(
                     with_flags(desc, irq, stop),
-                    &format!("COMPRESS {} ({}) chunk 2^{chunk_log2}", tn.name, ty.name()),
+                    &format!(
+                        "COMPRESS {} ({}, {}) chunk 2^{chunk_log2}",
+                        tn.name,
+                        ty.name(),
+                        codec.name()
+                    ),
                     Some(codes::OK),
                 );
                 frames[t] = Some((meta, dst, payload as u32, src));

@@ -54,9 +54,7 @@ impl<const LGE: usize> Default for FillWord<LGE> {
             wvalid: Default::default(),
             code32: Default::default(),
             status: Default::default(),
-            hdr_words: Constant::new(
-                ((frame::HEADER_LEN / frame::INDEX_ENTRY_LEN) as u64).into(),
-            ),
+            hdr_words: Constant::new(((frame::HEADER_LEN / frame::INDEX_ENTRY_LEN) as u64).into()),
             zero: Constant::new(0u64.into()),
             one: Constant::new(1u64.into()),
             st_done: Constant::new(desc::STATUS_DONE.mask().into()),
