@@ -12,10 +12,10 @@ use cdma_tb::dma::{
     engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
 };
 use cdma_tb::dma_cases::{
-    abort_case, chain_cases, concat_data, fault_cases, large_cases, regress_tensors,
+    abort_case, chain_cases_with, concat_data, fault_cases, large_cases, regress_tensors,
     throughput_cases,
 };
-use cdma_tb::dma_scenario::Tensor;
+use cdma_tb::dma_scenario::{RandomOpts, Tensor};
 use indicatif::ProgressBar;
 
 /// What to run.
@@ -68,8 +68,19 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     }
     let mut cases = Vec::new();
     for s in 0..o.seeds.max(1) {
+        // On an engine with ZVC-X, the first seed's chains compress every tensor with it
+        // (the codec's corpus regression), the others half of them (mixed with ZVC).
+        let (group, opts) = if engine.has_zvcx() && s == 0 {
+            let all = RandomOpts {
+                zvcx_share: 1.0,
+                ..RandomOpts::default()
+            };
+            ("dma-corpus-zvcx", all)
+        } else {
+            ("dma-corpus", RandomOpts::default())
+        };
         cases.extend(
-            chain_cases("dma-corpus", &tensors, &engine, 1000 * s + 1, o.per_chain)
+            chain_cases_with(group, &tensors, &engine, 1000 * s + 1, o.per_chain, &opts)
                 .into_iter()
                 .map(|c| (c, BenchConfig::random(bits, s + 1))),
         );

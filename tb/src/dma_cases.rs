@@ -122,6 +122,25 @@ pub fn chain_cases(
     seed: u64,
     per_chain: usize,
 ) -> Vec<DmaCase> {
+    chain_cases_with(
+        group,
+        tensors,
+        engine,
+        seed,
+        per_chain,
+        &RandomOpts::default(),
+    )
+}
+
+/// [`chain_cases`] with the random-chain options `opts`.
+pub fn chain_cases_with(
+    group: &str,
+    tensors: &[Tensor],
+    engine: &EngineConfig,
+    seed: u64,
+    per_chain: usize,
+    opts: &RandomOpts,
+) -> Vec<DmaCase> {
     tensors
         .chunks(per_chain.max(1))
         .enumerate()
@@ -132,13 +151,7 @@ pub fn chain_cases(
                 ts[ts.len() - 1].name
             );
             DmaCase {
-                scenario: random_chain(
-                    &name,
-                    engine,
-                    ts,
-                    seed.wrapping_add(i as u64),
-                    &RandomOpts::default(),
-                ),
+                scenario: random_chain(&name, engine, ts, seed.wrapping_add(i as u64), opts),
                 name,
                 group: group.to_string(),
                 abort: None,

@@ -25,6 +25,8 @@ pub struct RandomOpts {
     pub max_unaligned: usize,
     /// Address window.
     pub window: Range<u64>,
+    /// On an engine with ZVC-X, the probability that a COMPRESS uses it (else ZVC).
+    pub zvcx_share: f64,
 }
 
 impl Default for RandomOpts {
@@ -34,6 +36,7 @@ impl Default for RandomOpts {
             copy_max_len: 3000,
             max_unaligned: 2,
             window: DEFAULT_WINDOW,
+            zvcx_share: 0.5,
         }
     }
 }
@@ -118,9 +121,9 @@ pub fn random_chain_with(
                 };
                 // Half the compresses name a float type of the width: a version 3 frame,
                 // which the DECOMPRESS of this tensor then reads; on an engine with ZVC-X,
-                // half of them use it.
+                // `zvcx_share` of them use it.
                 let ty = random_type(tn.elem, &mut b.rng);
-                let codec = if engine.has_zvcx() && b.rng.gen_bool(0.5) {
+                let codec = if engine.has_zvcx() && b.rng.gen_bool(opts.zvcx_share) {
                     Codec::ZvcX
                 } else {
                     Codec::Zvc
