@@ -250,7 +250,8 @@ macro_rules! zvcx_dec_path {
                 }
                 self.has_bytes.next = self.q0_rem.q.val() != self.zero32.val();
                 // A chunk without stored bytes is an error when it reaches the head.
-                self.zero_chunk.next = self.q0_v.q.val() & !self.has_bytes.val() & !self.err.q.val();
+                self.zero_chunk.next =
+                    self.q0_v.q.val() & !self.has_bytes.val() & !self.err.q.val();
                 self.head_raw.next = self.q0_v.q.val()
                     & self.has_bytes.val()
                     & self.q0_raw.q.val()
@@ -270,7 +271,8 @@ macro_rules! zvcx_dec_path {
                 self.gather.in_cnt.next = self.cnt_now.val();
                 self.gather.in_end.next = self.endbeat.val();
                 self.gather.in_valid.next = self.in_valid.val() & self.head_coded.val();
-                self.g_take.next = self.in_valid.val() & self.head_coded.val() & self.gather.in_ready.val();
+                self.g_take.next =
+                    self.in_valid.val() & self.head_coded.val() & self.gather.in_ready.val();
                 self.in_ready.next = !self.rst.val()
                     & (self.err.q.val()
                         | (self.head_raw.val()
@@ -305,7 +307,9 @@ macro_rules! zvcx_dec_path {
                 // ---- the command queue
                 self.beat_take.next = self.raw_go.val() | self.g_take.val();
                 self.pop.next = self.q0_v.q.val()
-                    & (self.err.q.val() | self.zero_chunk.val() | (self.beat_take.val() & self.endbeat.val()));
+                    & (self.err.q.val()
+                        | self.zero_chunk.val()
+                        | (self.beat_take.val() & self.endbeat.val()));
                 self.enter.next = self.g_take.val() & self.endbeat.val();
                 self.c_ready.next = !self.q1_v.q.val() & !self.rst.val();
                 self.push.next = self.c_valid.val() & !self.q1_v.q.val() & !self.rst.val();

