@@ -36,6 +36,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
+use crate::emit::{standalone_block, StandaloneBlock};
 use crate::port_docs::PortDocs;
 use crate::prims::{EnReg, Mux2};
 use crate::zvcx::{ZvcxDecompressor, ZvcxGather, ZvcxScatter};
@@ -428,3 +429,19 @@ zvcx_dec_path!(
     /// ZVC-X decompress path of a 1024-bit bus (128 bytes per beat).
     ZvcxDecPathDw1024, n: 128, w: 1024
 );
+
+/// The path of a `dw`-bit bus emitted standalone as `cdma_dma_zvcx_dec_path_dw{dw}`.
+///
+/// # Panics
+/// For a width other than 128, 256, 512 or 1024.
+pub fn zvcx_dec_path_block(dw: usize) -> StandaloneBlock {
+    let module = format!("cdma_dma_zvcx_dec_path_dw{dw}");
+    let ports = &ZVCX_DEC_PATH_PORTS;
+    match dw {
+        128 => standalone_block(ZvcxDecPathDw128::default(), &module, ports),
+        256 => standalone_block(ZvcxDecPathDw256::default(), &module, ports),
+        512 => standalone_block(ZvcxDecPathDw512::default(), &module, ports),
+        1024 => standalone_block(ZvcxDecPathDw1024::default(), &module, ports),
+        other => panic!("cdma-hdl: unsupported bus width {other} bits"),
+    }
+}
