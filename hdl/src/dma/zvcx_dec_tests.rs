@@ -399,6 +399,31 @@ fn rate_on_sparse_f32() {
             _ => 0.91,
         };
         assert!(rate >= floor, "N {n}: {rate:.3} beats/cycle, below {floor}");
+        // Raw chunks of 128 bytes (one beat each on the widest bus): one beat per cycle but
+        // the pipeline's fill, however short the chunks.
+        let data = XorShift64::new(9).bytes(4096);
+        let chunks = frame_chunks(&data, ElemType::Raw(cdma_model::ElemWidth::W8), 7);
+        assert!(chunks.iter().all(|c| c.raw));
+        let out = run(
+            &chunks,
+            ElemType::Raw(cdma_model::ElemWidth::W8),
+            (100, 100, 100),
+            1,
+        );
+        check_data(&out, &chunks, &data, n, "raw rate");
+        let raw_rate = out.beats.len() as f64 / out.cycles as f64;
+        println!(
+            "ZvcxDecPath N {n} raw: {} beats in {} cycles = {raw_rate:.3} beats/cycle",
+            out.beats.len(),
+            out.cycles
+        );
+        // Two cycles of fill (command, then beat) and one of verdict.
+        assert!(
+            out.cycles <= out.beats.len() as u64 + 4,
+            "N {n}: raw beats {} in {} cycles",
+            out.beats.len(),
+            out.cycles
+        );
     }
 }
 
