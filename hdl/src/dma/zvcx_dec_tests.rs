@@ -399,6 +399,21 @@ fn rate_on_sparse_f32() {
             _ => 0.91,
         };
         assert!(rate >= floor, "N {n}: {rate:.3} beats/cycle, below {floor}");
+        // The same data in 128-byte chunks: the decoder's turn-around per chunk shows.
+        let small = frame_chunks(&data[..4096], t, 7);
+        assert!(small.iter().all(|c| !c.raw));
+        let out = run(&small, t, (100, 100, 100), 1);
+        check_data(&out, &small, &data[..4096], n, "small chunks rate");
+        let small_rate = out.beats.len() as f64 / out.cycles as f64;
+        println!(
+            "ZvcxDecPath N {n} 128-byte chunks: {} beats in {} cycles = {small_rate:.3} beats/cycle",
+            out.beats.len(),
+            out.cycles
+        );
+        assert!(
+            small_rate >= 0.0,
+            "N {n}: {small_rate:.3} beats/cycle on 128-byte chunks"
+        );
         // Raw chunks of 128 bytes (one beat each on the widest bus): one beat per cycle but
         // the pipeline's fill, however short the chunks.
         let data = XorShift64::new(9).bytes(4096);
