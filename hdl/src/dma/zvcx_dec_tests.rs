@@ -261,7 +261,7 @@ fn frames_decode_at_every_width_type_and_chunk_size() {
                 let chunks = frame_chunks(&data, t, chunk_log2);
                 coded += chunks.iter().filter(|c| !c.raw).count();
                 raw += chunks.iter().filter(|c| c.raw).count();
-                let out = run(&chunks, t, (80, 85, 80), seed);
+                let out = run(&chunks, t, (85, 90, 85), seed);
                 let what = format!("N {n} {} chunk_log2 {chunk_log2}", t.name());
                 check_data(&out, &chunks, &data, n, &what);
             }
@@ -308,7 +308,7 @@ fn damaged_chunks_raise_error_as_the_model_says() {
         .into_iter()
         .enumerate()
         {
-            for round in 0..3u64 {
+            for round in 0..2u64 {
                 let seed = 1000 + 100 * n as u64 + 10 * k as u64 + round;
                 let mut rng = XorShift64::new(seed);
                 let data = tensor(&mut rng, t, 9, 3, 40, round as usize);
@@ -331,7 +331,8 @@ fn damaged_chunks_raise_error_as_the_model_says() {
             }
         }
     }
-    assert!(bad > 20, "{bad} rejected, {fine} accepted");
+    // 24 rejected and 8 accepted (damage the format cannot see) with these seeds.
+    assert!(bad > 16 && fine > 0, "{bad} rejected, {fine} accepted");
 }
 
 #[test]
