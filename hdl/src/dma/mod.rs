@@ -44,6 +44,8 @@ pub mod header;
 pub mod params;
 pub mod top;
 pub mod zvcx_dec;
+#[cfg(test)]
+mod zvcx_dec_tests;
 pub mod zvcx_enc;
 pub mod zvcx_off;
 
