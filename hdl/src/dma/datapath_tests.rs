@@ -5,10 +5,14 @@
 //! (spec/src/frame.rs: each chunk ZVC-encoded iff that is strictly smaller, else raw), under
 //! random valid / ready.
 
-use super::datapath::{DatapathDw1024, DatapathDw128, DatapathDw256, DatapathDw512};
+use super::datapath::{
+    DatapathDw1024, DatapathDw128, DatapathDw256, DatapathDw512, DatapathZxDw1024, DatapathZxDw128,
+    DatapathZxDw256, DatapathZxDw512,
+};
 use crate::prims::{bits_of, bytes_of};
 use crate::testutil::*;
-use cdma_model::{zvc, ElemWidth};
+use cdma_model::frame::encode_chunk_with;
+use cdma_model::{zvc, Codec, ElemType, ElemWidth};
 use cdma_spec::desc;
 use rust_hdl::core::prelude::*;
 
@@ -40,6 +44,8 @@ struct Outcome {
 /// One operation: `op` over the source `src` (`e`-bit elements, `2^chunk_log2`-byte chunks;
 /// DECOMPRESS: `src` is the payload and `index` its chunks of `data_len` bytes).
 struct Job<'a> {
+    /// ZVC-X of element type code `ty` (else ZVC, `ty` 0).
+    zvcx: Option<u64>,
     op: u64,
     e: ElemWidth,
     src: &'a [u8],
@@ -52,6 +58,7 @@ impl<'a> Job<'a> {
     fn compress(e: ElemWidth, data: &'a [u8], chunk_log2: u32) -> Self {
         let op = desc::OP_COMPRESS;
         Job {
+            zvcx: None,
             op,
             e,
             src: data,
@@ -63,6 +70,7 @@ impl<'a> Job<'a> {
     fn copy(e: ElemWidth, data: &'a [u8]) -> Self {
         let op = desc::OP_COPY;
         Job {
+            zvcx: None,
             op,
             e,
             src: data,
@@ -80,6 +88,7 @@ impl<'a> Job<'a> {
     ) -> Self {
         let op = desc::OP_DECOMPRESS;
         Job {
+            zvcx: None,
             op,
             e,
             src: payload,
@@ -95,6 +104,7 @@ macro_rules! run_fn {
     ($fname:ident, $ty:ty, $bw:expr) => {
         fn $fname(j: &Job, pcts: (u64, u64), seed: u64) -> Outcome {
             let Job {
+                zvcx,
                 op,
                 e,
                 src,
@@ -106,6 +116,8 @@ macro_rules! run_fn {
             let mut rng = XorShift64::new(seed);
             let mut uut = reset_block!($ty);
             uut.op.next = op.into();
+            uut.zvcx.next = zvcx.is_some();
+            uut.ty.next = zvcx.unwrap_or(0).into();
             uut.elem.next = u64::from(e.bytes().trailing_zeros()).into();
             uut.src_len.next = (src.len() as u64).into();
             uut.chunk_log2.next = u64::from(chunk_log2).into();
@@ -199,9 +211,21 @@ run_fn!(run256, DatapathDw256, 256);
 run_fn!(run512, DatapathDw512, 512);
 run_fn!(run1024, DatapathDw1024, 1024);
 
+run_fn!(runzx128, DatapathZxDw128, 128);
+run_fn!(runzx256, DatapathZxDw256, 256);
+run_fn!(runzx512, DatapathZxDw512, 512);
+run_fn!(runzx1024, DatapathZxDw1024, 1024);
+
 /// The runner of a `dw`-bit datapath.
 type Run = fn(&Job, (u64, u64), u64) -> Outcome;
 const RUNS: [(usize, Run); 4] = [(128, run128), (256, run256), (512, run512), (1024, run1024)];
+/// The runners of the datapaths with ZVC-X.
+const RUNS_ZX: [(usize, Run); 4] = [
+    (128, runzx128),
+    (256, runzx256),
+    (512, runzx512),
+    (1024, runzx1024),
+];
 
 /// Activation-like elements: runs of zeros and non-zeros with per-region sparsity from
 /// dense to empty.
@@ -319,5 +343,105 @@ fn decompress_flags_a_mask_bit_past_the_chunk_end() {
         7,
     );
     assert!(o.error, "a mask bit past the chunk end was accepted");
+    assert!(data.starts_with(&o.bytes), "nothing wrong is written");
+}
+
+/// The ZVC-X chunked payload of `data` (elements of `ty`) and its index, from the model.
+fn reference_zvcx(data: &[u8], ty: ElemType, chunk_log2: u32) -> (Vec<u8>, Vec<(u64, bool)>) {
+    let (mut payload, mut index) = (vec![], vec![]);
+    for c in data.chunks(1 << chunk_log2) {
+        let e = encode_chunk_with(c, Codec::ZvcX, ty, &mut payload);
+        index.push((u64::from(e.stored_len), e.raw));
+    }
+    (payload, index)
+}
+
+/// ReLU-like floats of `ty` (a raw type: [`activation_like`]): about half zero, the others
+/// positive with exponents within a few binades and random mantissas, runs of equal values.
+fn float_like(rng: &mut XorShift64, ty: ElemType, n_elems: usize) -> Vec<u8> {
+    let s = ty.spec();
+    if !s.is_float() {
+        return activation_like(rng, ty.width(), n_elems);
+    }
+    let bias = (1u64 << (s.exp_bits - 1)) - 1;
+    let mut out = vec![];
+    let mut prev = 0u64;
+    for i in 0..n_elems {
+        let v = if rng.chance(if (i / 96) % 3 == 0 { 85 } else { 45 }) {
+            0
+        } else if rng.chance(20) {
+            prev
+        } else {
+            let exp = bias - 3 + rng.next() % 5;
+            (exp << s.man_bits) | (rng.next() & ((1 << s.man_bits) - 1))
+        };
+        prev = v;
+        out.extend_from_slice(&v.to_le_bytes()[..ty.width().bytes()]);
+    }
+    out
+}
+
+/// ZVC-X through the datapath at every bus width and every element type: COMPRESS gives the
+/// model's decisions and payload (chunks of 128 bytes and 512 bytes, a dense chunk stored raw,
+/// a short last chunk), DECOMPRESS of that payload gives the data back, under random
+/// valid / ready; a ZVC COMPRESS right after on the same datapath is unchanged.
+#[test]
+fn zvcx_compress_then_decompress_every_bus_width_and_type() {
+    for (dw, run) in RUNS_ZX {
+        for ty in ElemType::ALL {
+            let e = ty.width();
+            let code = u64::from(ty.code());
+            let mut rng = XorShift64::new(dw as u64 * 31 + code * 7 + u64::from(e.bits()));
+            let mut data = float_like(&mut rng, ty, 1536 / e.bytes());
+            data.extend((0..256).map(|i| (i as u8).wrapping_mul(151) | 1));
+            data.extend(float_like(&mut rng, ty, 700 / e.bytes() + 1));
+            for cl in [7, 9] {
+                let at = format!("DW {dw}, {}, chunks 2^{cl}", ty.name());
+                let (payload, index) = reference_zvcx(&data, ty, cl);
+                assert!(index.iter().any(|d| !d.1), "{at}: no coded chunk");
+                let mut job = Job::compress(e, &data, cl);
+                job.zvcx = Some(code);
+                let c = run(&job, (75, 65), cl.into());
+                assert_eq!(c.decs, index, "{at}: decisions");
+                assert_eq!(c.bytes, payload, "{at}: payload");
+                let mut job = Job::decompress(e, &payload, cl, &index, data.len());
+                job.zvcx = Some(code);
+                let d = run(&job, (65, 75), 2);
+                assert!(!d.error, "{at}: a good frame raised error");
+                assert_eq!(d.bytes, data, "{at}: decompressed");
+            }
+            let (payload, index) = reference(&data, e, 7);
+            let z = run(&Job::compress(e, &data, 7), (90, 90), 3);
+            assert_eq!((z.decs, z.bytes), (index, payload), "DW {dw}: ZVC after ZVC-X");
+        }
+    }
+}
+
+/// A damaged ZVC-X chunk raises `error` (the model refuses it) without hanging.
+#[test]
+fn zvcx_decompress_flags_a_damaged_chunk() {
+    let (dw, run) = RUNS_ZX[0];
+    let ty = ElemType::F32;
+    let mut rng = XorShift64::new(5);
+    let data = float_like(&mut rng, ty, 96);
+    let (mut payload, index) = reference_zvcx(&data, ty, 7);
+    assert!(!index[1].1, "chunk 1 coded");
+    // Cut chunk 1's payload by one byte (index and length following).
+    let cut = index[0].0 as usize + index[1].0 as usize - 1;
+    payload.remove(cut);
+    let mut bad = index.clone();
+    bad[1].0 -= 1;
+    let at = index[0].0 as usize;
+    let entry = cdma_model::layout::IndexEntry {
+        stored_len: bad[1].0 as u32,
+        raw: false,
+    };
+    let stored = &payload[at..at + bad[1].0 as usize];
+    let refused = cdma_model::frame::decode_chunk_with(stored, entry, 128, Codec::ZvcX, ty, &mut vec![]);
+    assert!(refused.is_err(), "the model decodes the truncated chunk");
+    let mut job = Job::decompress(ty.width(), &payload, 7, &bad, data.len());
+    job.zvcx = Some(u64::from(ty.code()));
+    let o = run(&job, (80, 80), 9);
+    assert!(o.error, "DW {dw}: a truncated chunk was accepted");
     assert!(data.starts_with(&o.bytes), "nothing wrong is written");
 }
