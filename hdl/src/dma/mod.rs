@@ -43,6 +43,9 @@ mod datapath_tests;
 pub mod header;
 pub mod params;
 pub mod top;
+pub mod zvcx_enc;
+#[cfg(test)]
+mod zvcx_enc_tests;
 
 pub use axi_read::{
     AxiReadMasterDw1024, AxiReadMasterDw128, AxiReadMasterDw256, AxiReadMasterDw512, AXI_READ_PORTS,
