@@ -47,6 +47,8 @@ pub mod zvcx_dec;
 #[cfg(test)]
 mod zvcx_dec_tests;
 pub mod zvcx_enc;
+#[cfg(test)]
+mod zvcx_enc_tests;
 pub mod zvcx_off;
 
 pub use axi_read::{
