@@ -95,7 +95,8 @@ macro_rules! datapath {
             pub ck_raw: Signal<In, Bit>,
             /// Chunk command: uncompressed bytes.
             pub ck_chunk_len: Signal<In, Bits<LEN_BITS>>,
-            /// Chunk command: last chunk.
+            /// Chunk command: last chunk (DECOMPRESS; COMPRESS with ZVC-X, whose coded beats
+            /// do not carry the source's end).
             pub ck_last: Signal<In, Bit>,
             /// Chunk command valid.
             pub ck_valid: Signal<In, Bit>,
@@ -131,7 +132,6 @@ macro_rules! datapath {
             // registers
             pos: DFF<Bits<LEN_BITS>>,
             act: DFF<Bit>,
-            a_done: DFF<Bit>,
             b_done: DFF<Bit>,
             // locals
             crst: Signal<Local, Bit>,
@@ -153,7 +153,7 @@ macro_rules! datapath {
             b_valid: Signal<Local, Bit>,
             b_end: Signal<Local, Bit>,
             b_take: Signal<Local, Bit>,
-            a_fin: Signal<Local, Bit>,
+            a_ok: Signal<Local, Bit>,
             b_fin: Signal<Local, Bit>,
             skip: Signal<Local, Bit>,
             // constants
@@ -214,7 +214,6 @@ macro_rules! datapath {
                     j_word: Default::default(),
                     pos: Default::default(),
                     act: Default::default(),
-                    a_done: Default::default(),
                     b_done: Default::default(),
                     crst: Default::default(),
                     is_comp: Default::default(),
@@ -235,7 +234,7 @@ macro_rules! datapath {
                     b_valid: Default::default(),
                     b_end: Default::default(),
                     b_take: Default::default(),
-                    a_fin: Default::default(),
+                    a_ok: Default::default(),
                     b_fin: Default::default(),
                     skip: Default::default(),
                     op_comp: c(desc::OP_COMPRESS),
@@ -252,7 +251,7 @@ macro_rules! datapath {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                dff_setup!(self, clock, pos, act, a_done, b_done);
+                dff_setup!(self, clock, pos, act, b_done);
                 self.crst.next = self.rst.val() | self.start.val() | self.abort.val();
                 self.scan.clock.next = self.clock.val();
                 self.fifo.clock.next = self.clock.val();
@@ -353,8 +352,8 @@ macro_rules! datapath {
                         self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
                 }
                 // ZVC-X: the chosen side (a: the raw FIFO for a raw chunk, else the coded
-                // beats) goes to the packer as raw bytes, the other (b) is dropped; the
-                // command is taken once both have passed the chunk's end beat.
+                // beats) goes to the packer as raw bytes, the other (b) is dropped; a's end
+                // beat waits until b's has gone, so the command is taken with it.
                 self.a_valid.next = self.xenc.out_valid.val();
                 self.a_end.next = self.xenc.out_end.val();
                 self.b_valid.next = self.fifo.out_valid.val();
@@ -365,19 +364,19 @@ macro_rules! datapath {
                     self.b_valid.next = self.xenc.out_valid.val();
                     self.b_end.next = self.xenc.out_end.val();
                 }
-                self.a_take.next = self.is_cx.val()
-                    & self.ck_valid.val()
-                    & !self.a_done.q.val()
-                    & self.a_valid.val()
-                    & self.comp.in_ready.val();
                 self.b_take.next =
                     self.is_cx.val() & self.ck_valid.val() & !self.b_done.q.val() & self.b_valid.val();
-                self.a_fin.next = self.a_done.q.val() | (self.a_take.val() & self.a_end.val());
                 self.b_fin.next = self.b_done.q.val() | (self.b_take.val() & self.b_end.val());
+                self.a_ok.next = !self.a_end.val() | self.b_fin.val();
+                self.a_take.next = self.is_cx.val()
+                    & self.ck_valid.val()
+                    & self.a_valid.val()
+                    & self.a_ok.val()
+                    & self.comp.in_ready.val();
                 if self.is_cx.val() {
                     self.comp.in_raw.next = true;
                     self.comp.in_valid.next =
-                        self.ck_valid.val() & !self.a_done.q.val() & self.a_valid.val();
+                        self.ck_valid.val() & self.a_valid.val() & self.a_ok.val();
                     self.comp.in_data.next = self.xenc.out_data.val();
                     self.comp.in_cnt.next = self.xenc.out_cnt.val();
                     self.comp.in_end.next = self.xenc.out_end.val();
@@ -385,18 +384,17 @@ macro_rules! datapath {
                     self.fifo.out_ready.next =
                         self.ck_valid.val() & !self.b_done.q.val();
                     self.xenc.out_ready.next =
-                        self.ck_valid.val() & !self.a_done.q.val() & self.comp.in_ready.val();
+                        self.ck_valid.val() & self.a_ok.val() & self.comp.in_ready.val();
                     if self.ck_raw.val() {
                         self.comp.in_data.next = self.fifo.out_data.val().get_bits::<$bw>(0);
                         self.comp.in_cnt.next = self.fifo.out_data.val().get_bits::<8>($bw);
                         self.comp.in_end.next = self.fifo.out_data.val().get_bit($bw + 8);
                         self.comp.in_last.next = self.fifo.out_data.val().get_bit($bw + 9);
                         self.fifo.out_ready.next =
-                            self.ck_valid.val() & !self.a_done.q.val() & self.comp.in_ready.val();
+                            self.ck_valid.val() & self.a_ok.val() & self.comp.in_ready.val();
                         self.xenc.out_ready.next = self.ck_valid.val() & !self.b_done.q.val();
                     }
-                    self.ck_ready.next = self.a_fin.val() & self.b_fin.val();
-                    self.a_done.d.next = self.a_fin.val() & !self.ck_ready.val();
+                    self.ck_ready.next = self.a_take.val() & self.a_end.val();
                     self.b_done.d.next = self.b_fin.val() & !self.ck_ready.val();
                 }
                 // ---- DECOMPRESS: payload beats and chunk commands into the decompressor;
@@ -474,7 +472,6 @@ macro_rules! datapath {
                 if self.crst.val() {
                     self.pos.d.next = self.zero.val();
                     self.act.d.next = self.start.val() & !self.abort.val() & !self.rst.val();
-                    self.a_done.d.next = false;
                     self.b_done.d.next = false;
                 }
             }

@@ -146,7 +146,12 @@ macro_rules! run_fn {
                 if o.error && idx == beats.len() {
                     break; // a payload error ends the output early
                 }
-                assert!(o.cycles < 30 * beats.len() as u64 + 300, "datapath hangs");
+                assert!(
+                    o.cycles < 30 * beats.len() as u64 + 300,
+                    "datapath hangs: op {op}, beat {idx} of {}, chunk command {ck}, {} bytes out",
+                    beats.len(),
+                    o.bytes.len()
+                );
                 valid = idx < beats.len() && (valid || rng.chance(pcts.0));
                 uut.in_valid.next = valid;
                 if idx < beats.len() {
@@ -160,6 +165,7 @@ macro_rules! run_fn {
                 if op == desc::OP_COMPRESS {
                     uut.ck_stored_len.next = uut.dec_stored_len.val();
                     uut.ck_raw.next = uut.dec_raw.val();
+                    uut.ck_last.next = ck + 1 == src.len().div_ceil(chunk);
                     uut.ck_valid.next = uut.dec_valid.val();
                 } else if ck < index.len() {
                     let n = chunk.min(data_len - ck * chunk);
@@ -412,7 +418,11 @@ fn zvcx_compress_then_decompress_every_bus_width_and_type() {
             }
             let (payload, index) = reference(&data, e, 7);
             let z = run(&Job::compress(e, &data, 7), (90, 90), 3);
-            assert_eq!((z.decs, z.bytes), (index, payload), "DW {dw}: ZVC after ZVC-X");
+            assert_eq!(
+                (z.decs, z.bytes),
+                (index, payload),
+                "DW {dw}: ZVC after ZVC-X"
+            );
         }
     }
 }
@@ -437,7 +447,8 @@ fn zvcx_decompress_flags_a_damaged_chunk() {
         raw: false,
     };
     let stored = &payload[at..at + bad[1].0 as usize];
-    let refused = cdma_model::frame::decode_chunk_with(stored, entry, 128, Codec::ZvcX, ty, &mut vec![]);
+    let refused =
+        cdma_model::frame::decode_chunk_with(stored, entry, 128, Codec::ZvcX, ty, &mut vec![]);
     assert!(refused.is_err(), "the model decodes the truncated chunk");
     let mut job = Job::decompress(ty.width(), &payload, 7, &bad, data.len());
     job.zvcx = Some(u64::from(ty.code()));
