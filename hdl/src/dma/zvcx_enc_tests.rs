@@ -101,26 +101,26 @@ fn chunk_data(rng: &mut XorShift64, t: ElemType, bytes: usize, style: usize) -> 
     }
 }
 
-/// A stream of chunks of `2^log2` bytes (data styles in turn from `style0`), the last one
-/// short, cut into `n`-byte beats; and the model's view of each chunk.
+/// A stream of chunks of `2^log2` bytes (data styles `styles` in turn), the last one short
+/// (at most a quarter chunk), cut into `n`-byte beats; and the model's view of each chunk.
 fn stream(
     rng: &mut XorShift64,
     t: ElemType,
     n: usize,
     log2: u32,
     chunks: usize,
-    style0: usize,
+    styles: &[usize],
 ) -> (Vec<Beat>, Vec<Want>) {
     let eb = t.width().bytes();
     let (mut beats, mut wants) = (vec![], vec![]);
     for c in 0..chunks {
         let full = 1usize << log2;
         let bytes = if c + 1 == chunks {
-            eb * (1 + (rng.next() as usize % (full / eb - 1)))
+            eb * (1 + (rng.next() as usize % (full / eb / 4)))
         } else {
             full
         };
-        let data = chunk_data(rng, t, bytes, (style0 + c) % 4);
+        let data = chunk_data(rng, t, bytes, styles[c % styles.len()]);
         let mut out = vec![];
         let e = encode_chunk_with(&data, Codec::ZvcX, t, &mut out);
         let coded = cdma_model::zvcx::encode(&data, t).expect("whole elements");
@@ -272,10 +272,12 @@ fn check(got: &Got, wants: &[Want], what: &str) {
 /// chunk) under random stalls, at bus width `n` bytes.
 fn every_type_at(n: usize, run: Run) {
     for (k, t) in ElemType::ALL.into_iter().enumerate() {
-        for (log2, chunks) in [(7u32, 5usize), (9, 5), (12, 2)] {
+        for (log2, chunks) in [(7u32, 4usize), (9, 3), (12, 2)] {
             let seed = (n * 1000 + k * 10) as u64 + u64::from(log2);
             let mut rng = XorShift64::new(seed);
-            let (beats, wants) = stream(&mut rng, t, n, log2, chunks, k + log2 as usize);
+            let mut styles = [0, 1, 2, 3];
+            styles.rotate_left((k + log2 as usize) % 4);
+            let (beats, wants) = stream(&mut rng, t, n, log2, chunks, &styles);
             let got = run(&beats, t, wants.len(), (70, 60, 50), seed);
             check(&got, &wants, &format!("N {n} {t} 2^{log2}"));
         }
@@ -311,7 +313,7 @@ fn rate_with_everything_ready() {
         let (beats, wants) = {
             let (mut b, mut w) = (vec![], vec![]);
             for _ in 0..4 {
-                let (bb, ww) = stream(&mut rng, ElemType::F32, n, 9, 2, 0);
+                let (bb, ww) = stream(&mut rng, ElemType::F32, n, 9, 2, &[0]);
                 b.extend(bb);
                 w.extend(ww);
             }
@@ -330,5 +332,6 @@ fn rate_with_everything_ready() {
     }
 }
 
-/// Measured (see the report / test output) less a margin: a regression guard.
-const RATE_MIN: f64 = 0.5;
+/// Measured 1.000 at every width (150, 75, 38, 20 beats in as many cycles) less a margin: a
+/// regression guard.
+const RATE_MIN: f64 = 0.95;
