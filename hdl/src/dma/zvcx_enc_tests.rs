@@ -42,10 +42,13 @@ struct Got {
     cycles: u64,
     /// The cycle the last source beat was taken (1 = the first cycle after reset).
     in_cycles: u64,
+    /// The longest run of cycles the source waited with a beat (back-pressure at the input).
+    longest_stall: u64,
 }
 
-/// Handshake probabilities in percent: source valid, `out_ready`, `dec_ready`.
-type Pcts = (u64, u64, u64);
+/// Handshake probabilities in percent: source valid, `out_ready`, `dec_ready`; and whether
+/// `out_ready` and `dec_ready` are also held low for long stretches (hundreds of cycles).
+type Pcts = (u64, u64, u64, bool);
 
 /// The (`ty`, `elem`) port codes of a type.
 fn codes(t: ElemType) -> (u64, u64) {
@@ -175,6 +178,7 @@ macro_rules! run_fn {
             let mut got = Got::default();
             let mut cur: (Vec<u8>, usize) = (vec![], 0);
             let mut ends_pushed = 0usize;
+            let mut stalled = 0u64;
             while got.decs.len() < chunks || got.chunks.len() < chunks {
                 got.cycles += 1;
                 assert!(
@@ -192,8 +196,12 @@ macro_rules! run_fn {
                     uut.in_cnt.next = (beats[i].cnt as u64).into();
                     uut.in_end.next = beats[i].end;
                 }
-                uut.out_ready.next = rng.chance(p.1);
-                uut.dec_ready.next = rng.chance(p.2);
+                let (out_off, dec_off) = (
+                    p.3 && (got.cycles / 700) % 2 == 0,
+                    p.3 && (got.cycles / 250) % 3 != 2,
+                );
+                uut.out_ready.next = !out_off && rng.chance(p.1);
+                uut.dec_ready.next = !dec_off && rng.chance(p.2);
                 settle(&mut uut);
                 let taken = got.decs.len() + usize::from(uut.dec_valid.val());
                 assert!(taken <= ends_pushed, "decision valid before its end beat");
@@ -215,6 +223,12 @@ macro_rules! run_fn {
                 let f = &uut.fifo;
                 if f.in_valid.val() && f.in_ready.val() && f.in_data.val().get_bit($w + 8) {
                     ends_pushed += 1;
+                }
+                if uut.in_valid.val() && !uut.in_ready.val() {
+                    stalled += 1;
+                    got.longest_stall = got.longest_stall.max(stalled);
+                } else {
+                    stalled = 0;
                 }
                 src.handshake(uut.in_ready.val());
                 if src.done() && got.in_cycles == 0 {
@@ -278,7 +292,7 @@ fn every_type_at(n: usize, run: Run) {
             let mut styles = [0, 1, 2, 3];
             styles.rotate_left((k + log2 as usize) % 4);
             let (beats, wants) = stream(&mut rng, t, n, log2, chunks, &styles);
-            let got = run(&beats, t, wants.len(), (70, 60, 50), seed);
+            let got = run(&beats, t, wants.len(), (70, 60, 50, false), seed);
             check(&got, &wants, &format!("N {n} {t} 2^{log2}"));
         }
     }
@@ -320,7 +334,13 @@ fn rate_with_everything_ready() {
             (b, w)
         };
         assert!(wants.iter().all(|w| !w.raw), "sparse f32 codes");
-        let got = run(&beats, ElemType::F32, wants.len(), (100, 100, 100), 1);
+        let got = run(
+            &beats,
+            ElemType::F32,
+            wants.len(),
+            (100, 100, 100, false),
+            1,
+        );
         check(&got, &wants, &format!("rate N {n}"));
         let rate = beats.len() as f64 / got.in_cycles as f64;
         eprintln!(
@@ -335,3 +355,33 @@ fn rate_with_everything_ready() {
 /// Measured 1.000 at every width (150, 75, 38, 20 beats in as many cycles) less a margin: a
 /// regression guard.
 const RATE_MIN: f64 = 0.95;
+
+/// `out_ready` and `dec_ready` held low for hundreds of cycles: the FIFO fills (three 4 KiB
+/// chunks at 128 bits), the decision queue fills (one-beat chunks at 1024 bits), the input
+/// stalls, and everything comes out right once they rise.
+#[test]
+fn long_back_pressure_only_stalls() {
+    let mut rng = XorShift64::new(91);
+    let (beats, wants) = stream(&mut rng, ElemType::F32, 16, 12, 4, &[1, 1, 0]);
+    let got = run16(&beats, ElemType::F32, wants.len(), (100, 90, 90, true), 2);
+    check(&got, &wants, "N 16 long stalls");
+    assert!(
+        got.longest_stall > 100,
+        "input stalled {} cycles",
+        got.longest_stall
+    );
+    let (beats, wants) = stream(&mut rng, ElemType::Raw(ElemWidth::W8), 128, 7, 40, &[0, 1]);
+    let got = run128(
+        &beats,
+        ElemType::Raw(ElemWidth::W8),
+        wants.len(),
+        (100, 90, 90, true),
+        3,
+    );
+    check(&got, &wants, "N 128 long stalls");
+    assert!(
+        got.longest_stall > 100,
+        "input stalled {} cycles",
+        got.longest_stall
+    );
+}
