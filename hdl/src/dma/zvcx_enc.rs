@@ -121,7 +121,8 @@ macro_rules! zvcx_enc_path {
             gear: WordToBeats<$n, $bw>,
             /// The coded-beat FIFO (visible to the tests, which count the end beats going in).
             pub(super) fifo: $fifo,
-            lenq: RegQueue<32, 1, LENQ_DEPTH>,
+            lenq: RegQueue<31, 1, LENQ_DEPTH>,
+            j_len: Join<31, 1, 32>,
             decq: RegQueue<32, 1, DECQ_DEPTH>,
             z_in: ZeroExtend<8, 32>,
             z_out: ZeroExtend<8, 32>,
@@ -177,6 +178,7 @@ macro_rules! zvcx_enc_path {
                     gear: Default::default(),
                     fifo: Default::default(),
                     lenq: Default::default(),
+                    j_len: Default::default(),
                     decq: Default::default(),
                     z_in: Default::default(),
                     z_out: Default::default(),
@@ -234,8 +236,11 @@ macro_rules! zvcx_enc_path {
                 // The chunk's bytes: counted per beat taken, queued with its end beat.
                 self.z_in.x.next = self.in_cnt.val();
                 self.chunk_n.next = self.acc.q.val() + self.z_in.y.val();
-                self.lenq.d.next = self.chunk_n.val();
-                self.lenq.t.next = self.zero1.val();
+                // (Bits 0..31 as the entry, bit 31 as its tag: every bit is read back.)
+                self.lenq.d.next = self.chunk_n.val().get_bits::<31>(0);
+                self.lenq.t.next = self.chunk_n.val().get_bits::<1>(31);
+                self.j_len.lo.next = self.lenq.q.val();
+                self.j_len.hi.next = self.lenq.qt.val();
                 self.lenq.push.next = self.take_in.val() & self.in_end.val();
                 if self.take_in.val() {
                     self.acc.d.next = self.chunk_n.val();
@@ -270,10 +275,10 @@ macro_rules! zvcx_enc_path {
                 self.tot.next = self.enc_n.q.val() + self.z_out.y.val();
                 // Raw once the encoded bytes reach the chunk's: no beat of it after that.
                 self.raw_now.next = self.over.q.val()
-                    | (self.len_known.val() & (self.tot.val() >= self.lenq.q.val()));
+                    | (self.len_known.val() & (self.tot.val() >= self.j_len.y.val()));
                 self.stored.next = self.tot.val();
                 if self.raw_now.val() {
-                    self.stored.next = self.lenq.q.val();
+                    self.stored.next = self.j_len.y.val();
                 }
                 self.cnt_q.next = self.gear.out_cnt.val();
                 if self.raw_now.val() {
@@ -312,9 +317,14 @@ macro_rules! zvcx_enc_path {
                 self.out_end.next = self.fifo.out_data.val().get_bit($bw + 8);
                 self.out_valid.next = self.fifo.out_valid.val();
                 self.fifo.out_ready.next = self.out_ready.val();
-                self.dec_stored_len.next = self.decq.q.val();
-                self.dec_raw.next = self.decq.qt.val().get_bit(0);
+                // (Zero while no decision: the queue's stale head is not a defined value.)
                 self.dec_valid.next = self.decq.count.val() != self.zero4.val();
+                self.dec_stored_len.next = self.zero32.val();
+                self.dec_raw.next = false;
+                if self.dec_valid.val() {
+                    self.dec_stored_len.next = self.decq.q.val();
+                    self.dec_raw.next = self.decq.qt.val() != self.zero1.val();
+                }
                 self.decq.pop.next = self.dec_valid.val() & self.dec_ready.val();
             }
         }

@@ -105,7 +105,7 @@ fn chunk_data(rng: &mut XorShift64, t: ElemType, bytes: usize, style: usize) -> 
 }
 
 /// A stream of chunks of `2^log2` bytes (data styles `styles` in turn), the last one short
-/// (at most a quarter chunk), cut into `n`-byte beats; and the model's view of each chunk.
+/// (at most an eighth of a chunk), cut into `n`-byte beats; and the model's view of each chunk.
 fn stream(
     rng: &mut XorShift64,
     t: ElemType,
@@ -119,7 +119,7 @@ fn stream(
     for c in 0..chunks {
         let full = 1usize << log2;
         let bytes = if c + 1 == chunks {
-            eb * (1 + (rng.next() as usize % (full / eb / 4)))
+            eb * (1 + (rng.next() as usize % (full / eb / 8)))
         } else {
             full
         };
@@ -261,7 +261,7 @@ type Run = fn(&[Beat], ElemType, usize, Pcts, u64) -> Got;
 const RUNS: [(usize, Run); 4] = [(16, run16), (32, run32), (64, run64), (128, run128)];
 
 /// The block's chunks against the model's, chunk by chunk.
-fn check(got: &Got, wants: &[Want], what: &str) {
+fn check_chunks(got: &Got, wants: &[Want], what: &str) {
     assert_eq!(got.decs.len(), wants.len(), "{what}: decisions");
     assert_eq!(got.chunks.len(), wants.len(), "{what}: chunks out");
     for (i, ((dec, (bytes, nbeats)), w)) in got.decs.iter().zip(&got.chunks).zip(wants).enumerate()
@@ -286,15 +286,20 @@ fn check(got: &Got, wants: &[Want], what: &str) {
 /// chunk) under random stalls, at bus width `n` bytes.
 fn every_type_at(n: usize, run: Run) {
     for (k, t) in ElemType::ALL.into_iter().enumerate() {
-        for (log2, chunks) in [(7u32, 4usize), (9, 3), (12, 2)] {
+        let mut kinds = [false; 2];
+        for (log2, chunks) in [(7u32, 4usize), (9, 2), (12, 2)] {
             let seed = (n * 1000 + k * 10) as u64 + u64::from(log2);
             let mut rng = XorShift64::new(seed);
             let mut styles = [0, 1, 2, 3];
             styles.rotate_left((k + log2 as usize) % 4);
             let (beats, wants) = stream(&mut rng, t, n, log2, chunks, &styles);
-            let got = run(&beats, t, wants.len(), (70, 60, 50, false), seed);
-            check(&got, &wants, &format!("N {n} {t} 2^{log2}"));
+            let got = run(&beats, t, wants.len(), (85, 75, 70, false), seed);
+            check_chunks(&got, &wants, &format!("N {n} {t} 2^{log2}"));
+            for w in &wants {
+                kinds[usize::from(w.raw)] = true;
+            }
         }
+        assert_eq!(kinds, [true, true], "N {n} {t}: coded and raw chunks");
     }
 }
 
@@ -341,7 +346,7 @@ fn rate_with_everything_ready() {
             (100, 100, 100, false),
             1,
         );
-        check(&got, &wants, &format!("rate N {n}"));
+        check_chunks(&got, &wants, &format!("rate N {n}"));
         let rate = beats.len() as f64 / got.in_cycles as f64;
         eprintln!(
             "zvcx enc path N {n}: {} beats in {} cycles = {rate:.3} beats/cycle",
@@ -364,7 +369,7 @@ fn long_back_pressure_only_stalls() {
     let mut rng = XorShift64::new(91);
     let (beats, wants) = stream(&mut rng, ElemType::F32, 16, 12, 4, &[1, 1, 0]);
     let got = run16(&beats, ElemType::F32, wants.len(), (100, 90, 90, true), 2);
-    check(&got, &wants, "N 16 long stalls");
+    check_chunks(&got, &wants, "N 16 long stalls");
     assert!(
         got.longest_stall > 100,
         "input stalled {} cycles",
@@ -378,7 +383,7 @@ fn long_back_pressure_only_stalls() {
         (100, 90, 90, true),
         3,
     );
-    check(&got, &wants, "N 128 long stalls");
+    check_chunks(&got, &wants, "N 128 long stalls");
     assert!(
         got.longest_stall > 100,
         "input stalled {} cycles",
