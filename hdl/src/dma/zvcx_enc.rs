@@ -4,8 +4,8 @@
 //!
 //! Chain: [`ZvcxGather`] (beats → 32-element blocks) → [`ZvcxCompressor`] (blocks → the
 //! chunk's payload in 128-byte words) → [`WordToBeats`] (words → `N`-byte beats) → the
-//! bounding stage → a [`ChunkFifo`](super::chunk_fifo::ChunkFifo) of the width (`ChunkFifoDwX`, two 4 KiB chunks of beats
-//! `{last = 0, chunk_end, bytes, data}`).
+//! bounding stage → a [`ChunkFifo`](super::chunk_fifo::ChunkFifo) of the width
+//! (`ChunkFifoDwX`, two 4 KiB chunks of beats `{last = 0, chunk_end, bytes, data}`).
 //!
 //! Contract with the datapath:
 //! * The datapath forks each source beat to its raw chunk FIFO and to this block and takes
@@ -18,11 +18,16 @@
 //!   this very beat.
 //! * Per chunk the input counts its bytes (`in_cnt`) into a queue of chunk lengths
 //!   ([`LENQ_DEPTH`] chunks in flight; the input stalls when it is full). The bounding stage
-//!   adds up the chunk's encoded beats: while the total stays below the chunk's bytes each
-//!   beat goes into the FIFO; once it reaches them the chunk is raw, later beats are dropped
-//!   and only an end beat (`out_cnt` 0, `out_end`) goes in. A coded chunk's beats are its
-//!   payload (`cdma_model::zvcx::encode`), `N` bytes each but the last, which has
-//!   `out_end`. So a chunk never takes more FIFO beats than its own bytes would.
+//!   adds up the chunk's encoded beats. Once the chunk's length is known (its end beat passed
+//!   the input) and the total reaches it, the chunk is raw: its later beats are dropped and
+//!   only an end beat (`out_cnt` 0, `out_end`) goes in. Before its length is known the stage
+//!   pushes every beat: waiting for the length could deadlock, the chunk's end beat being
+//!   behind the waiting beat in the pipeline. A coded chunk's beats are its payload
+//!   (`cdma_model::zvcx::encode`), `N` bytes each but the last, which has `out_end`. So a
+//!   chunk takes at most its source beats when its length is known before its payload
+//!   reaches it (the usual case: the pipeline lags the input by blocks), and at most its
+//!   payload's beats otherwise — a raw ZVC-X block is its bytes plus an 8-bit code, so at
+//!   most `ceil((bytes + bytes/B + 1) / N)`, well inside the FIFO's two 4 KiB chunks.
 //! * With a chunk's end beat a decision enters the decision queue ([`DECQ_DEPTH`] entries):
 //!   `dec_raw = !(encoded < chunk bytes)`, `dec_stored_len` = encoded bytes if coded, else the
 //!   chunk's bytes (`cdma_model::frame::encode_chunk_with`'s index entry). So a decision is
@@ -32,9 +37,9 @@
 //! * `rst` (synchronous, the datapath pulses it at every operation start and abort) empties
 //!   every stage and queue; `ty` and `elem` are stable from `rst` low on.
 //!
-//! Rate: one beat per cycle in when a block fits a beat (one block per cycle, a beat taken
-//! with its last block) and one beat per cycle otherwise, with `out_ready` and `dec_ready`
-//! high; back-pressure on either only stalls.
+//! Rate, with `out_ready` and `dec_ready` high: the gatherer's — one block per cycle when a
+//! `B`-byte block fits a beat (a beat taken with its last block, `N/B` cycles a beat), one
+//! beat per cycle otherwise. Back-pressure on either output only stalls.
 
 use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
@@ -116,7 +121,8 @@ macro_rules! zvcx_enc_path {
             gear: WordToBeats<$n, $bw>,
             /// The coded-beat FIFO (visible to the tests, which count the end beats going in).
             pub(super) fifo: $fifo,
-            lenq: RegQueue<32, 1, LENQ_DEPTH>,
+            lenq: RegQueue<31, 1, LENQ_DEPTH>,
+            j_len: Join<31, 1, 32>,
             decq: RegQueue<32, 1, DECQ_DEPTH>,
             z_in: ZeroExtend<8, 32>,
             z_out: ZeroExtend<8, 32>,
@@ -172,6 +178,7 @@ macro_rules! zvcx_enc_path {
                     gear: Default::default(),
                     fifo: Default::default(),
                     lenq: Default::default(),
+                    j_len: Default::default(),
                     decq: Default::default(),
                     z_in: Default::default(),
                     z_out: Default::default(),
@@ -229,8 +236,11 @@ macro_rules! zvcx_enc_path {
                 // The chunk's bytes: counted per beat taken, queued with its end beat.
                 self.z_in.x.next = self.in_cnt.val();
                 self.chunk_n.next = self.acc.q.val() + self.z_in.y.val();
-                self.lenq.d.next = self.chunk_n.val();
-                self.lenq.t.next = self.zero1.val();
+                // (Bits 0..31 as the entry, bit 31 as its tag: every bit is read back.)
+                self.lenq.d.next = self.chunk_n.val().get_bits::<31>(0);
+                self.lenq.t.next = self.chunk_n.val().get_bits::<1>(31);
+                self.j_len.lo.next = self.lenq.q.val();
+                self.j_len.hi.next = self.lenq.qt.val();
                 self.lenq.push.next = self.take_in.val() & self.in_end.val();
                 if self.take_in.val() {
                     self.acc.d.next = self.chunk_n.val();
@@ -265,10 +275,10 @@ macro_rules! zvcx_enc_path {
                 self.tot.next = self.enc_n.q.val() + self.z_out.y.val();
                 // Raw once the encoded bytes reach the chunk's: no beat of it after that.
                 self.raw_now.next = self.over.q.val()
-                    | (self.len_known.val() & (self.tot.val() >= self.lenq.q.val()));
+                    | (self.len_known.val() & (self.tot.val() >= self.j_len.y.val()));
                 self.stored.next = self.tot.val();
                 if self.raw_now.val() {
-                    self.stored.next = self.lenq.q.val();
+                    self.stored.next = self.j_len.y.val();
                 }
                 self.cnt_q.next = self.gear.out_cnt.val();
                 if self.raw_now.val() {
@@ -307,9 +317,14 @@ macro_rules! zvcx_enc_path {
                 self.out_end.next = self.fifo.out_data.val().get_bit($bw + 8);
                 self.out_valid.next = self.fifo.out_valid.val();
                 self.fifo.out_ready.next = self.out_ready.val();
-                self.dec_stored_len.next = self.decq.q.val();
-                self.dec_raw.next = self.decq.qt.val().get_bit(0);
+                // (Zero while no decision: the queue's stale head is not a defined value.)
                 self.dec_valid.next = self.decq.count.val() != self.zero4.val();
+                self.dec_stored_len.next = self.zero32.val();
+                self.dec_raw.next = false;
+                if self.dec_valid.val() {
+                    self.dec_stored_len.next = self.decq.q.val();
+                    self.dec_raw.next = self.decq.qt.val() != self.zero1.val();
+                }
                 self.decq.pop.next = self.dec_valid.val() & self.dec_ready.val();
             }
         }
