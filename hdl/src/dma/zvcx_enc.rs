@@ -50,8 +50,10 @@ use crate::port_docs::PortDocs;
 use crate::prims::{Join, RegQueue, ZeroExtend};
 use crate::zvcx::{WordToBeats, ZvcxCompressor, ZvcxGather};
 
-/// Chunk lengths queued between the input and the bounding stage: more than the chunks the
-/// pipeline (gatherer, compressor, gearbox) can hold, so one-beat chunks stream at full rate.
+/// Chunk lengths queued between the input and the bounding stage: as many as the chunks the
+/// pipeline (gatherer, compressor, gearbox) holds, so one-beat chunks stream at full rate
+/// (measured on 128-byte f32 chunks at 1024 bits: 1.000 beats/cycle at 8, 0.870 at 6,
+/// 0.597 at 4).
 pub const LENQ_DEPTH: usize = 8;
 
 /// Decisions queued for the consumer: the one it drains plus those whose end beats are
