@@ -387,14 +387,19 @@ fn float_like(rng: &mut XorShift64, ty: ElemType, n_elems: usize) -> Vec<u8> {
     out
 }
 
-/// ZVC-X through the datapath at every bus width and every element type: COMPRESS gives the
-/// model's decisions and payload (chunks of 128 bytes and 512 bytes, a dense chunk stored raw,
-/// a short last chunk), DECOMPRESS of that payload gives the data back, under random
-/// valid / ready; a ZVC COMPRESS right after on the same datapath is unchanged.
+/// ZVC-X through the datapath at every bus width, every element type on two of them (the
+/// Verilated engines run every type at every width; this is the slow rust-hdl simulation):
+/// COMPRESS gives the model's decisions and payload (chunks of 128 bytes and 512 bytes, a
+/// dense chunk stored raw, a short last chunk), DECOMPRESS of that payload gives the data
+/// back, under random valid / ready; a ZVC COMPRESS right after on the same datapath is
+/// unchanged.
 #[test]
 fn zvcx_compress_then_decompress_every_bus_width_and_type() {
-    for (dw, run) in RUNS_ZX {
-        for ty in ElemType::ALL {
+    for (i, (dw, run)) in RUNS_ZX.into_iter().enumerate() {
+        for (j, ty) in ElemType::ALL.into_iter().enumerate() {
+            if (i + j) % 2 == 1 {
+                continue; // each type on two widths
+            }
             let e = ty.width();
             let code = u64::from(ty.code());
             let mut rng = XorShift64::new(dw as u64 * 31 + code * 7 + u64::from(e.bits()));
