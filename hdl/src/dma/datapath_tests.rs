@@ -147,7 +147,7 @@ macro_rules! run_fn {
                     break; // a payload error ends the output early
                 }
                 assert!(
-                    o.cycles < 30 * beats.len() as u64 + 300,
+                    o.cycles < 30 * (beats.len() + data_len / BB) as u64 + 300,
                     "datapath hangs: op {op}, beat {idx} of {}, chunk command {ck}, {} bytes out",
                     beats.len(),
                     o.bytes.len()

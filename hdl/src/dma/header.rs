@@ -2,9 +2,9 @@
 //!
 //! A hand-written-Verilog block (see crate::prims for why): one part-select assignment
 //! per header field, generated from [`frame::HEADER_FIELDS_TYPED`], so the layout exists only
-//! in the spec. The constant fields (magic, codec) are baked in as sized literals; the version
-//! is 3 for a typed frame and 2 for a raw one (the type byte is then the reserved zero of
-//! version 2); the element width is `8 << elem` bits; narrower inputs fill the low bits of
+//! in the spec. The constant field (magic) is baked in as a sized literal; the codec byte is
+//! ZVC-X's or ZVC's (`zvcx`); the version is 3 for a typed or ZVC-X frame and 2 for a raw ZVC
+//! one (the type byte is then the reserved zero of version 2); the element width is `8 << elem` bits; narrower inputs fill the low bits of
 //! their fields (the rest is zero).
 
 use cdma_spec::frame;
@@ -17,6 +17,7 @@ use super::check::{CL_BITS, ELEM_BITS, HDR_BITS, LEN_BITS, TYPE_BITS};
 enum Src {
     Const(u64),
     Version,
+    Codec,
     ElemType,
     ElemBits,
     ChunkLog2,
@@ -33,6 +34,8 @@ pub struct HeaderPack {
     pub elem: Signal<In, Bits<ELEM_BITS>>,
     /// Element type code of the frame (0 = raw: a version 2 frame).
     pub ty: Signal<In, Bits<TYPE_BITS>>,
+    /// The frame's codec is ZVC-X (else ZVC; a ZVC-X frame is version 3).
+    pub zvcx: Signal<In, Bit>,
     /// `chunk_log2` of the frame.
     pub chunk_log2: Signal<In, Bits<CL_BITS>>,
     /// `n_chunks`.
@@ -56,7 +59,7 @@ impl HeaderPack {
                     "magic" => Src::Const(u64::from(u32::from_le_bytes(frame::MAGIC))),
                     "version" => Src::Version,
                     "elem_type" => Src::ElemType,
-                    "codec" => Src::Const(u64::from(frame::CODEC_ZVC)),
+                    "codec" => Src::Codec,
                     "elem_bits" => Src::ElemBits,
                     "chunk_log2" => Src::ChunkLog2,
                     "n_chunks" => Src::NChunks,
@@ -76,10 +79,13 @@ impl Logic for HeaderPack {
         let mut y = Bits::<HDR_BITS>::default();
         for (f, src) in self.fields() {
             let ty = self.ty.val().to_u64();
+            let zvcx = self.zvcx.val();
             let v = match src {
                 Src::Const(v) => v,
-                Src::Version if ty == 0 => u64::from(frame::VERSION),
+                Src::Version if ty == 0 && !zvcx => u64::from(frame::VERSION),
                 Src::Version => u64::from(frame::VERSION_TYPED),
+                Src::Codec if zvcx => u64::from(frame::CODEC_ZVCX),
+                Src::Codec => u64::from(frame::CODEC_ZVC),
                 Src::ElemType => ty,
                 Src::ElemBits => 8 << self.elem.val().to_u64(),
                 Src::ChunkLog2 => self.chunk_log2.val().to_u64(),
@@ -103,9 +109,14 @@ impl Logic for HeaderPack {
                 Src::Const(0) => continue,
                 Src::Const(c) => format!("y[{lsb} +: {w}] = {w}'h{c:x};"),
                 Src::Version => format!(
-                    "y[{lsb} +: {w}] = (ty == {TYPE_BITS}'d0) ? {w}'d{} : {w}'d{};",
+                    "y[{lsb} +: {w}] = (ty == {TYPE_BITS}'d0 && !zvcx) ? {w}'d{} : {w}'d{};",
                     frame::VERSION,
                     frame::VERSION_TYPED
+                ),
+                Src::Codec => format!(
+                    "y[{lsb} +: {w}] = zvcx ? {w}'d{} : {w}'d{};",
+                    frame::CODEC_ZVCX,
+                    frame::CODEC_ZVC
                 ),
                 Src::ElemType => format!("y[{lsb} +: {TYPE_BITS}] = ty;"),
                 Src::ElemBits => format!("y[{lsb} +: {w}] = {w}'d8 << elem;"),
@@ -171,5 +182,20 @@ mod tests {
         );
         assert_eq!(frame::ELEM_TYPE_FIELD.get(&bytes), 2);
         assert_eq!(frame::RESERVED_TYPED_FIELD.get(&bytes), 0);
+        assert_eq!(frame::CODEC_FIELD.get(&bytes), u64::from(frame::CODEC_ZVC));
+        // A ZVC-X frame of raw elements: version 3, the ZVC-X codec byte.
+        uut.ty.next = 0u64.into();
+        uut.zvcx.next = true;
+        assert!(simulate(&mut uut, 100));
+        let y = uut.y.val();
+        let bytes: Vec<u8> = (0..frame::HEADER_LEN)
+            .map(|i| y.get_bits::<8>(i * 8).to_u64() as u8)
+            .collect();
+        assert_eq!(
+            frame::VERSION_FIELD.get(&bytes),
+            u64::from(frame::VERSION_TYPED)
+        );
+        assert_eq!(frame::CODEC_FIELD.get(&bytes), u64::from(frame::CODEC_ZVCX));
+        assert!(text.contains("zvcx ?"), "{text}");
     }
 }

@@ -42,6 +42,7 @@ macro_rules! controller_logic {
                 self.hchk.elem_code.next = self.chk.elem.val();
                 self.hpack.elem.next = self.chk.elem.val();
                 self.hpack.ty.next = self.chk.ty.val();
+                self.hpack.zvcx.next = self.chk.zvcx.val();
                 self.iwin.elem.next = self.chk.elem.val();
                 self.iwin.zvcx.next = self.hchk.zvcx.val();
                 self.hpack.chunk_log2.next = self.cl.q.val();
@@ -746,13 +747,18 @@ macro_rules! controller_logic {
                     self.wr_jump.next = self.pjump.q.val();
                     self.wr_jump_addr.next = self.pa.q.val();
                     // A complete index beat goes in after this beat, which closes its burst.
-                    self.wr_close.next = self.ic_v.q.val();
+                    // ZVC-X chunks can store a byte each, so the index can fill with no payload
+                    // beat to come: every payload beat closes, and a waiting index beat goes in
+                    // whenever none is offered.
+                    self.wr_close.next = self.ic_v.q.val() | self.chk.zvcx.val();
                     if self.dp_wr_valid.val() & self.wr_ready.val() {
                         self.pa.d.next = self.pa.q.val() + self.bb_addr.val();
                         self.pjump.d.next = false;
                         if self.ic_v.q.val() & !self.dp_wr_last.val() {
                             self.ins.d.next = true;
                         }
+                    } else if self.chk.zvcx.val() & self.ic_v.q.val() & !self.dp_idle.val() {
+                        self.ins.d.next = true;
                     }
                 }
                 if self.ic_sel.val() {
