@@ -216,7 +216,7 @@ fn configurations() {
     // reads_in_flight 4; with ZVC-X, codec_mask 0b11.
     assert_eq!(c.hwcfg(4), 0x040C_1707);
     assert_eq!(c16.hwcfg(4) >> 8 & 0xF, 0b010);
-    assert_eq!(c.clone().with_zvcx(true).hwcfg(4), 0x040C_3707);
+    assert_eq!(c.with_zvcx(true).hwcfg(4), 0x040C_3707);
     let d = comp(32, 1, 2, 9);
     assert_eq!(Descriptor::from_bytes(&d.to_bytes()), d);
     assert_eq!(d.control, 0x0909);

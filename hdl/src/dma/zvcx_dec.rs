@@ -98,7 +98,7 @@ macro_rules! zvcx_dec_path {
             pub open: Signal<Out, Bit>,
             // --- children: the coded path
             gather: ZvcxGather<$n, $w>,
-            dec: ZvcxDecompressor,
+            blocks: ZvcxDecompressor,
             scat: ZvcxScatter<$n, $w>,
             // --- command queue: q0 is the chunk whose stored bytes are being taken
             q0_v: DFF<Bit>,
@@ -176,7 +176,7 @@ macro_rules! zvcx_dec_path {
                     error: Default::default(),
                     open: Default::default(),
                     gather: Default::default(),
-                    dec: Default::default(),
+                    blocks: Default::default(),
                     scat: Default::default(),
                     q0_v: Default::default(),
                     q0_rem: Default::default(),
@@ -237,10 +237,10 @@ macro_rules! zvcx_dec_path {
                 );
                 self.o_data.clock.next = self.clock.val();
                 self.gather.clock.next = self.clock.val();
-                self.dec.clock.next = self.clock.val();
+                self.blocks.clock.next = self.clock.val();
                 self.scat.clock.next = self.clock.val();
                 self.gather.rst.next = self.rst.val();
-                self.dec.rst.next = self.rst.val();
+                self.blocks.rst.next = self.rst.val();
                 self.scat.rst.next = self.rst.val();
                 // ---- the head chunk's next stored beat: N bytes, or the rest on its last
                 self.free.next = !self.o_valid.q.val() | self.out_ready.val();
@@ -287,20 +287,20 @@ macro_rules! zvcx_dec_path {
                 if self.g_take.val() {
                     self.g_elems.d.next = self.elems32.val().get_bits::<25>(0);
                 }
-                self.dec.ty.next = self.ty.val();
-                self.dec.elem.next = self.elem.val();
-                self.dec.in_data.next = self.gather.out_data.val();
-                self.dec.in_bytes.next = self.gather.out_bytes.val();
-                self.dec.in_last.next = self.gather.out_end.val();
-                self.dec.in_elems.next = self.g_elems.q.val();
-                self.dec.in_valid.next = self.gather.out_valid.val();
-                self.gather.out_ready.next = self.dec.in_ready.val();
+                self.blocks.ty.next = self.ty.val();
+                self.blocks.elem.next = self.elem.val();
+                self.blocks.in_data.next = self.gather.out_data.val();
+                self.blocks.in_bytes.next = self.gather.out_bytes.val();
+                self.blocks.in_last.next = self.gather.out_end.val();
+                self.blocks.in_elems.next = self.g_elems.q.val();
+                self.blocks.in_valid.next = self.gather.out_valid.val();
+                self.gather.out_ready.next = self.blocks.in_ready.val();
                 self.scat.elem.next = self.elem.val();
-                self.scat.in_data.next = self.dec.out_data.val();
-                self.scat.in_len.next = self.dec.out_len.val();
-                self.scat.in_end.next = self.dec.out_last.val();
-                self.scat.in_valid.next = self.dec.out_valid.val();
-                self.dec.out_ready.next = self.scat.in_ready.val();
+                self.scat.in_data.next = self.blocks.out_data.val();
+                self.scat.in_len.next = self.blocks.out_len.val();
+                self.scat.in_end.next = self.blocks.out_last.val();
+                self.scat.in_valid.next = self.blocks.out_valid.val();
+                self.blocks.out_ready.next = self.scat.in_ready.val();
                 // After an error the scatterer's beats are dropped.
                 self.scat.out_ready.next = self.free.val() | self.err.q.val();
                 self.s_take.next = self.scat.out_valid.val() & self.free.val() & !self.err.q.val();
@@ -386,7 +386,7 @@ macro_rules! zvcx_dec_path {
                 if !self.push.val() & self.closed.val() {
                     self.nopen.d.next = self.nopen.q.val() - self.one8.val();
                 }
-                if self.zero_chunk.val() | self.dec.error.val() {
+                if self.zero_chunk.val() | self.blocks.error.val() {
                     self.err.d.next = true;
                 }
                 if self.rst.val() {

@@ -191,4 +191,8 @@ fn package_lints_clean_and_its_header_compiles() {
     custom.module_prefix = "soc_cdma0".into();
     custom.reads_in_flight = 4;
     check_package(&custom, "ip-soc-cdma0");
+    let mut zvcx = preset("dw128");
+    zvcx.module_prefix = "soc_cdma_zx".into();
+    zvcx.codecs = vec!["zvc".into(), "zvcx".into()];
+    check_package(&zvcx, "ip-soc-cdma-zx");
 }
