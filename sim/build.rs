@@ -14,6 +14,7 @@ fn main() {
     println!("cargo:rerun-if-env-changed=VERILATOR_ROOT");
     println!("cargo:rerun-if-env-changed=CDMA_SIM_TOPS");
     println!("cargo:rerun-if-env-changed=CDMA_SIM_CONFIGS");
+    println!("cargo:rerun-if-env-changed=CDMA_SIM_SKIP");
     for var in ["CXX", "CXXFLAGS", "CXXSTDLIB"] {
         println!("cargo:rerun-if-env-changed={var}");
     }

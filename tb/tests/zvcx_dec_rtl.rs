@@ -50,6 +50,7 @@ fn cut(rng: &mut XorShift64, data: &[u8], t: ElemType) -> Vec<(Vec<u8>, usize)> 
 /// Every corpus tensor (its first 24 KiB) through the decoder as its own float type, every
 /// third also as raw elements of its width, under five traffic seeds in turn.
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn corpus_tensors_decode_bit_exact() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
     let mut rng = XorShift64::new(0xc0ffee);
@@ -140,6 +141,7 @@ fn random_chunk(rng: &mut XorShift64, t: ElemType, n: usize, zero_pct: u64) -> V
 /// Damaged payloads: the decoder's `error` is the model's verdict, and its data the model's
 /// when there is none. Both verdicts must occur often.
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn damaged_payloads_get_the_models_verdict() {
     let mut rng = XorShift64::new(0xdead);
     let (mut ok, mut bad) = (0, 0);
@@ -202,6 +204,7 @@ fn damaged_payloads_get_the_models_verdict() {
 /// Chunks of different types back to back in one stream (the type is latched per chunk, the
 /// previous-exponent state forgotten at each chunk start).
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn mixed_types_stream_back_to_back() {
     let mut rng = XorShift64::new(5);
     let mut chunks = vec![];
@@ -228,6 +231,7 @@ fn mixed_types_stream_back_to_back() {
 /// always valid and ready, come out at (almost) a block per cycle; the pipeline's fill and
 /// the chunk boundaries are the only bubbles.
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn sparse_chunks_stream_at_a_block_per_cycle() {
     let mut rng = XorShift64::new(9);
     let t = ElemType::F32;
@@ -255,6 +259,7 @@ fn sparse_chunks_stream_at_a_block_per_cycle() {
 /// chunk of 0 or more than 2^24 elements each raise `error`, and every word is still taken;
 /// the same chunk with well-formed words does not.
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn malformed_words_raise_error_and_never_hang() {
     use cdma_tb::zvcx_dec::run_words;
     let mut rng = XorShift64::new(3);

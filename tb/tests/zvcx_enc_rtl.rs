@@ -65,6 +65,7 @@ fn check(enc: &mut ZvcxEnc, chunks: &[(ElemType, &[u8])], seed: u64, what: &str)
 
 /// Every corpus tensor as its own type and as a raw view, chunk by chunk.
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn corpus_chunks_are_bit_exact() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
     let mut enc = ZvcxEnc::new().expect("cdma_zvcx_compressor is Verilated");
@@ -104,6 +105,7 @@ fn corpus_chunks_are_bit_exact() {
 /// bits, so the packer holds more than a word), far exponents (escapes and the delta
 /// escape), single elements, types switching from chunk to chunk.
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn edge_chunks_are_bit_exact_under_random_traffic() {
     let mut enc = ZvcxEnc::new().expect("cdma_zvcx_compressor is Verilated");
     let mut rng = XorShift64::new(0xed6e);
@@ -141,6 +143,7 @@ fn edge_chunks_are_bit_exact_under_random_traffic() {
 /// where the packer must emit a second word for one block (more than 2048 bits held, only
 /// after raw f32 blocks). Printed, and held above a floor.
 #[test]
+#[ignore = "the standalone ZVC-X tops are left out of scripts/test's build (CDMA_SIM_SKIP; the ZVC-X engine covers them there): scripts/run builds them and runs these with --ignored"]
 fn streams_about_one_block_per_cycle() {
     let corpus = Corpus::open(&Corpus::default_dir()).expect("bundled corpus");
     let mut enc = ZvcxEnc::new().expect("cdma_zvcx_compressor is Verilated");

@@ -387,7 +387,7 @@ fn float_like(rng: &mut XorShift64, ty: ElemType, n_elems: usize) -> Vec<u8> {
     out
 }
 
-/// ZVC-X through the datapath at every bus width, every element type on two of them (the
+/// ZVC-X through the datapath at every bus width, every element type on one of them (the
 /// Verilated engines run every type at every width; this is the slow rust-hdl simulation):
 /// COMPRESS gives the model's decisions and payload (chunks of 128 bytes and 512 bytes, a
 /// dense chunk stored raw, a short last chunk), DECOMPRESS of that payload gives the data
@@ -397,8 +397,8 @@ fn float_like(rng: &mut XorShift64, ty: ElemType, n_elems: usize) -> Vec<u8> {
 fn zvcx_compress_then_decompress_every_bus_width_and_type() {
     for (i, (dw, run)) in RUNS_ZX.into_iter().enumerate() {
         for (j, ty) in ElemType::ALL.into_iter().enumerate() {
-            if (i + j) % 2 == 1 {
-                continue; // each type on two widths
+            if (i + j) % 4 != 0 {
+                continue; // each type on one width
             }
             let e = ty.width();
             let code = u64::from(ty.code());

@@ -248,8 +248,13 @@ fn frames_decode_at_every_width_type_and_chunk_size() {
     let mut seed = 1u64;
     for (n, run) in RUNS {
         let (mut coded, mut raw) = (0, 0);
-        for t in ElemType::ALL {
+        for (k, t) in ElemType::ALL.into_iter().enumerate() {
             for chunk_log2 in [7u8, 9, 12] {
+                // 4 KiB chunks (slow in rust-hdl's simulator) for two types per width; the
+                // Verilated engines run them all.
+                if chunk_log2 == 12 && (k + n.trailing_zeros() as usize) % 4 != 0 {
+                    continue;
+                }
                 seed += 1;
                 let mut rng = XorShift64::new(seed * 7919);
                 let eb = t.width().bytes();

@@ -21,8 +21,8 @@ pub struct FillWord<const LGE: usize> {
     pub hdr_word: Signal<In, Bits<32>>,
     /// Writing the status words instead of the header.
     pub smode: Signal<In, Bit>,
-    /// Word offset of the status word in its beat.
-    pub soff: Signal<In, Bits<LGE>>,
+    /// Word offset of the descriptor in its beat (its address's bits `LGE+1:2`).
+    pub desc_word: Signal<In, Bits<LGE>>,
     /// The result code reported in the status word.
     pub code: Signal<In, Bits<CODE_BITS>>,
     /// Bytes written (the status word after the status).
@@ -33,6 +33,8 @@ pub struct FillWord<const LGE: usize> {
     pub wvalid: Signal<Out, Bit>,
     code32: ZeroExtend<CODE_BITS, 32>,
     status: Signal<Local, Bits<32>>,
+    soff: Signal<Local, Bits<LGE>>,
+    status_word: Constant<Bits<LGE>>,
     hdr_words: Constant<Bits<LEN_BITS>>,
     zero: Constant<Bits<32>>,
     one: Constant<Bits<LGE>>,
@@ -47,7 +49,12 @@ impl<const LGE: usize> Default for FillWord<LGE> {
             lim: Default::default(),
             hdr_word: Default::default(),
             smode: Default::default(),
+            desc_word: Default::default(),
             soff: Default::default(),
+            // The status word's offset in words, modulo the beat's words.
+            status_word: Constant::new(
+                ((desc::STATUS_FIELD.offset as u64 / 4) & ((1 << LGE) - 1)).into(),
+            ),
             code: Default::default(),
             bw: Default::default(),
             word: Default::default(),
@@ -66,6 +73,8 @@ impl<const LGE: usize> Default for FillWord<LGE> {
 impl<const LGE: usize> Logic for FillWord<LGE> {
     #[hdl_gen]
     fn update(&mut self) {
+        // Word offset of the status word in its beat.
+        self.soff.next = self.desc_word.val() + self.status_word.val();
         self.code32.x.next = self.code.val();
         self.status.next = self.st_done.val() | (self.code32.y.val() << self.st_err_lsb.val());
         self.word.next = self.zero.val();

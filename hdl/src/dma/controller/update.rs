@@ -71,9 +71,8 @@ macro_rules! controller_logic {
                 }
                 self.room.next = self.chk.dst_cap.val() - self.off.q.val();
                 self.fits.next = !(self.dec_stored_len.val() > self.room.val());
-                self.sa.next = self.cur.q.val() + self.status_off.val();
-                self.soff.next = self.sa.val().get_bits::<$lge>(2);
                 // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
+                self.sa.next = self.cur.q.val() + self.status_off.val();
                 self.cw.next = (self.cur.q.val().get_bits::<LEN_BITS>(0) >> 2) & self.e_m1_32.val();
                 // DECOMPRESS index window: bounds, reads, the entry in ws[31:0] (word w).
                 self.iwin.wbase.next = self.wbase.q.val();
@@ -110,7 +109,7 @@ macro_rules! controller_logic {
                 self.fill.lim.next = self.lim.q.val();
                 self.fill.hdr_word.next = self.hdr.q.val().get_bits::<32>(0);
                 self.fill.smode.next = self.smode.q.val();
-                self.fill.soff.next = self.soff.val();
+                self.fill.desc_word.next = self.cur.q.val().get_bits::<$lge>(2);
                 self.fill.code.next = self.code.q.val();
                 self.fill.bw.next = self.bw.q.val();
                 self.wjoin.hi.next = self.fill.word.val();
