@@ -397,7 +397,7 @@ fn float_like(rng: &mut XorShift64, ty: ElemType, n_elems: usize) -> Vec<u8> {
 fn zvcx_compress_then_decompress_every_bus_width_and_type() {
     for (i, (dw, run)) in RUNS_ZX.into_iter().enumerate() {
         for (j, ty) in ElemType::ALL.into_iter().enumerate() {
-            if (i + j) % 4 != 0 {
+            if !(i + j).is_multiple_of(4) {
                 continue; // each type on one width
             }
             let e = ty.width();

@@ -252,7 +252,7 @@ fn frames_decode_at_every_width_type_and_chunk_size() {
             for chunk_log2 in [7u8, 9, 12] {
                 // 4 KiB chunks (slow in rust-hdl's simulator) for two types per width; the
                 // Verilated engines run them all.
-                if chunk_log2 == 12 && (k + n.trailing_zeros() as usize) % 4 != 0 {
+                if chunk_log2 == 12 && !(k + n.trailing_zeros() as usize).is_multiple_of(4) {
                     continue;
                 }
                 seed += 1;

@@ -290,7 +290,7 @@ fn every_type_at(n: usize, run: Run) {
         for (log2, chunks) in [(7u32, 4usize), (9, 2), (12, 2)] {
             // 4 KiB chunks (slow in rust-hdl's simulator) for two types per width; the
             // Verilated engines run them all.
-            if log2 == 12 && (k + n.trailing_zeros() as usize) % 4 != 0 {
+            if log2 == 12 && !(k + n.trailing_zeros() as usize).is_multiple_of(4) {
                 continue;
             }
             let seed = (n * 1000 + k * 10) as u64 + u64::from(log2);
