@@ -9,6 +9,7 @@ use cdma_model::{Codec, ElemType, ElemWidth};
 use rand::Rng;
 
 use super::parts::{builder, decompress_between_copies_with, relu_data, stored_offset};
+use crate::dma_scenario::random::floats_of;
 use crate::dma_scenario::Scenario;
 
 /// What is wrong with (or unusual about) a ZVC-X frame's chunk 1.
@@ -36,10 +37,7 @@ impl ZvcxFault {
 
 /// A float type of `elem`'s width (the ZVC-X frames' element type).
 fn float_of(elem: ElemWidth, rng: &mut impl Rng) -> ElemType {
-    let floats: Vec<ElemType> = ElemType::ALL
-        .into_iter()
-        .filter(|t| t.is_float() && t.width() == elem)
-        .collect();
+    let floats = floats_of(elem);
     floats[rng.gen_range(0..floats.len())]
 }
 

@@ -20,7 +20,7 @@
 
 mod builder;
 mod descs;
-mod random;
+pub(crate) mod random;
 mod scenario;
 
 pub use builder::{

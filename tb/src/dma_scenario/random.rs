@@ -244,12 +244,17 @@ pub fn random_chain_with(
     b.finish()
 }
 
-/// Raw elements of `elem` half the time, else one of the float types of that width.
-fn random_type(elem: ElemWidth, rng: &mut impl Rng) -> ElemType {
-    let floats: Vec<ElemType> = ElemType::ALL
+/// The float types of width `elem`.
+pub(crate) fn floats_of(elem: ElemWidth) -> Vec<ElemType> {
+    ElemType::ALL
         .into_iter()
         .filter(|t| t.is_float() && t.width() == elem)
-        .collect();
+        .collect()
+}
+
+/// Raw elements of `elem` half the time, else one of the float types of that width.
+fn random_type(elem: ElemWidth, rng: &mut impl Rng) -> ElemType {
+    let floats = floats_of(elem);
     if floats.is_empty() || rng.gen_bool(0.5) {
         ElemType::Raw(elem)
     } else {
