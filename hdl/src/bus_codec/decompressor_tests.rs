@@ -275,12 +275,9 @@ fn mask_bit_past_the_end_is_an_error() {
 fn verilog_matches_rust_simulation() {
     use crate::prims::verilog_check::{check, recording};
     let mut rng = XorShift64::new(21);
-    for (n, elem, len) in [
-        (16usize, 2u64, 300usize),
-        (16, 0, 150),
-        (64, 0, 296),
-        (64, 1, 200),
-    ] {
+    // One Verilator build per bus (E = 16 over beats of 128 bits, E = 8 several blocks per
+    // 512-bit beat); the Verilated engines (tb/) run every element width on every bus.
+    for (n, elem, len) in [(16usize, 1u64, 300usize), (64, 0, 296)] {
         let (_, cmds, payload) = frame(&mut rng, elem, len, 128, 60);
         let trace = recording(|| {
             if n == 16 {

@@ -256,18 +256,14 @@ fn one_beat_per_cycle() {
 }
 
 /// The emitted Verilog (the custom bodies of the primitives included) against the rust-hdl
-/// simulation, cycle by cycle: blocks over several beats (128-bit bus, E = 32, 8) and several
-/// blocks per beat (512-bit bus, E = 8, 16).
+/// simulation, cycle by cycle: blocks over several beats (128-bit bus, E = 32) and several
+/// blocks per beat (512-bit bus, E = 8). One Verilator build per bus: the Verilated engines
+/// (tb/) run every element width on every bus against the golden model.
 #[test]
 fn verilog_matches_rust_simulation() {
     use crate::prims::verilog_check::{check, recording};
     let mut rng = XorShift64::new(12);
-    for (n, elem, len, seed) in [
-        (16, 2, 300, 5),
-        (16, 0, 150, 6),
-        (64, 0, 296, 7),
-        (64, 1, 200, 8),
-    ] {
+    for (n, elem, len, seed) in [(16, 2, 300, 5), (64, 0, 296, 7)] {
         let (beats, _) = stream(&mut rng, n, elem, len, 128, 60, 30);
         let trace = recording(|| {
             if n == 16 {
