@@ -13,7 +13,7 @@ use cdma_tb::dma::{
 };
 use cdma_tb::dma_cases::{
     abort_case, chain_cases_with, concat_data, fault_cases, large_cases, regress_tensors,
-    throughput_cases,
+    throughput_cases, throughput_kinds,
 };
 use cdma_tb::dma_scenario::{RandomOpts, Tensor};
 use indicatif::ProgressBar;
@@ -105,9 +105,20 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         .collect();
     for &elem in &widths {
         let of_width: Vec<Tensor> = tensors.iter().filter(|t| t.elem == elem).cloned().collect();
-        let data = concat_data(&of_width, o.throughput_bytes, elem.bytes());
-        tput_bytes += data.len();
-        tput.extend(throughput_cases(&engine, elem, &data, 5));
+        for ct in throughput_kinds(&engine, elem) {
+            // A float type's pair runs on the tensors of that dtype (corpus names end in it),
+            // or on every tensor of the width when there is none.
+            let suffix = format!(".{}", ct.1.name());
+            let of_type: Vec<Tensor> = of_width
+                .iter()
+                .filter(|t| t.name.ends_with(&suffix))
+                .cloned()
+                .collect();
+            let src = if of_type.is_empty() { &of_width } else { &of_type };
+            let data = concat_data(src, o.throughput_bytes, elem.bytes());
+            tput_bytes += data.len();
+            tput.extend(throughput_cases(&engine, ct, &data, 5));
+        }
     }
     if let (true, Some(&widest)) = (o.large_bytes > 0, widths.last()) {
         tput.extend(large_cases(&engine, widest, &tensors, o.large_bytes, 11));

@@ -5,13 +5,14 @@ use std::ops::Range;
 
 use cdma_corpus::{Corpus, CorpusError};
 use cdma_model::dma::EngineConfig;
-use cdma_model::ElemWidth;
+use cdma_model::{Codec, ElemType, ElemWidth};
 
 use crate::dma::{AbortPlan, DmaCase};
+pub use crate::dma_faults::CodecType;
 use crate::dma_faults::{
     abort_chain, all_faults, round_trip_alone, throughput_compress, throughput_decompress,
 };
-use crate::dma_scenario::{random_chain, RandomOpts, Tensor};
+use crate::dma_scenario::{floats_of, random_chain, RandomOpts, Tensor};
 
 /// A second address window (above 8 GiB) for the chain that runs after an abort, so the
 /// aborted chain's unspecified bytes cannot be confused with it.
@@ -214,17 +215,28 @@ pub fn concat_data(tensors: &[Tensor], bytes: usize, elem_bytes: usize) -> Vec<u
     out
 }
 
-/// The throughput pair over `data` (`elem`-wide elements): one COMPRESS, one DECOMPRESS (run
-/// with [`crate::dma::BenchConfig::fixed`]; read the utilisation from the reports).
+/// What the throughput pairs of `elem`-wide data run on `engine`: ZVC on raw elements and, on
+/// an engine with ZVC-X, ZVC-X on each float type of the width.
+pub fn throughput_kinds(engine: &EngineConfig, elem: ElemWidth) -> Vec<CodecType> {
+    let mut v = vec![(Codec::Zvc, ElemType::Raw(elem))];
+    if engine.has_zvcx() {
+        v.extend(floats_of(elem).into_iter().map(|t| (Codec::ZvcX, t)));
+    }
+    v
+}
+
+/// The throughput pair over `data` (elements of `ct`'s type, coded by its codec): one
+/// COMPRESS, one DECOMPRESS (run with [`crate::dma::BenchConfig::fixed`]; read the
+/// utilisation from the reports).
 pub fn throughput_cases(
     engine: &EngineConfig,
-    elem: ElemWidth,
+    ct: CodecType,
     data: &[u8],
     seed: u64,
 ) -> Vec<DmaCase> {
     [
-        throughput_compress(engine, elem, data, seed),
-        throughput_decompress(engine, elem, data, seed + 1),
+        throughput_compress(engine, ct, data, seed),
+        throughput_decompress(engine, ct, data, seed + 1),
     ]
     .into_iter()
     .map(|s| DmaCase {

@@ -10,7 +10,7 @@
 use std::ops::Range;
 
 use cdma_model::dma::{codes, ChainEnd, EngineConfig, Op};
-use cdma_model::ElemWidth;
+use cdma_model::{Codec, ElemType, ElemWidth};
 use cdma_spec::desc as d;
 use cdma_tb::axi::Resp;
 use cdma_tb::dma_cases::corpus_tensors;
@@ -326,8 +326,8 @@ fn throughput_and_abort_scenarios_run_in_the_model() {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
     let data = relu_data(256 * 1024, ElemWidth::W32, &mut rng);
     for scn in [
-        throughput_compress(&e, ElemWidth::W32, &data, 1),
-        throughput_decompress(&e, ElemWidth::W32, &data, 2),
+        throughput_compress(&e, (Codec::Zvc, ElemType::Raw(ElemWidth::W32)), &data, 1),
+        throughput_decompress(&e, (Codec::ZvcX, ElemType::F32), &data, 2),
     ] {
         let exp = scn.expect();
         assert_eq!(check_intents(&scn, &exp), Vec::<String>::new());

@@ -9,7 +9,7 @@
 //! fails with a clear message when it is missing.
 
 use cdma_corpus::Corpus;
-use cdma_model::ElemWidth;
+use cdma_model::{Codec, ElemType, ElemWidth};
 use cdma_tb::dma::{
     configured_tops, engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult,
     DMA_TOPS, MATRIX_CONFIG_TOP, TOP, ZVCX_CONFIG_TOP,
@@ -182,7 +182,7 @@ fn throughput_goal() {
         .filter(|t| t.elem == ElemWidth::W32)
         .collect();
     let data = concat_data(&f32s, 1 << 20, 4);
-    let cases = throughput_cases(&engine, ElemWidth::W32, &data, 1);
+    let cases = throughput_cases(&engine, (Codec::Zvc, ElemType::Raw(ElemWidth::W32)), &data, 1);
     let mut bench = DmaBench::open(TOP, BenchConfig::fixed(1024, 100)).expect("bench");
     let comp = bench
         .run(&cases[0].scenario, &cases[0].scenario.expect())

@@ -1,17 +1,17 @@
 //! Whole lists and long chains: every fault for an engine, the throughput COMPRESS and
 //! DECOMPRESS, and the chain an abort is aimed at.
 
-use cdma_model::dma::{codes, EngineConfig};
-use cdma_model::ElemWidth;
+use cdma_model::dma::{codes, with_type_and_codec, EngineConfig};
+use cdma_model::{Codec, ElemType, ElemWidth};
 
 use super::bus::{bus_fault, stop_on_error, Target};
 use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
 use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
-use super::parts::{builder_of_width, compress_regions, place_frame, push_decompress};
+use super::parts::{builder_of_width, compress_regions, place_frame_with, push_decompress};
 use super::zvcx::{zvcx_fault, ZvcxFault};
 use crate::axi::Resp;
 use crate::dma_scenario::{
-    compress_desc, decompress_desc, frame_parts, seeded_elem, window_for, ChainBuilder, RegionKind,
+    compress_desc, decompress_desc, frame_parts_with, seeded_elem, window_for, ChainBuilder, RegionKind,
     RoundTrip, Scenario, Tensor,
 };
 use std::ops::Range;
@@ -82,22 +82,36 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
     v
 }
 
-/// One large COMPRESS of `data` (`elem`-wide elements, chunks of `2^CHUNK_LOG2_MAX`,
-/// capacity `src_len`), alone in its chain: the read side of the throughput goal.
+/// What a throughput descriptor codes: the codec and the element type (its width the data's).
+pub type CodecType = (Codec, ElemType);
+
+/// The name of a throughput case's codec and type: `E32` for ZVC on raw 32-bit elements (the
+/// names the throughput figures always had), `ZVC-X f32` for a ZVC-X frame of f32.
+fn codec_type_name(ct: CodecType) -> String {
+    match ct {
+        (Codec::Zvc, ElemType::Raw(e)) => format!("E{}", e.bits()),
+        (Codec::Zvc, t) => format!("ZVC {}", t.name()),
+        (Codec::ZvcX, t) => format!("ZVC-X {}", t.name()),
+    }
+}
+
+/// One large COMPRESS of `data` (elements of `ct`'s type, coded by its codec, chunks of
+/// `2^CHUNK_LOG2_MAX`, capacity `src_len`), alone in its chain: the read side of the
+/// throughput goal.
 pub fn throughput_compress(
     engine: &EngineConfig,
-    elem: ElemWidth,
+    ct: CodecType,
     data: &[u8],
     seed: u64,
 ) -> Scenario {
     let mut b = builder_of_width(
-        &format!("throughput COMPRESS E{}", elem.bits()),
+        &format!("throughput COMPRESS {}", codec_type_name(ct)),
         engine,
-        elem,
+        ct.1.width(),
         seed,
         window_for(data.len() as u64),
     );
-    push_compress(&mut b, data, "COMPRESS (throughput)");
+    push_compress(&mut b, data, ct, "COMPRESS (throughput)");
     b.finish()
 }
 
@@ -113,7 +127,9 @@ pub fn round_trip_alone(
     window: Range<u64>,
 ) -> Scenario {
     let mut b = builder_of_width(name, engine, elem, seed, window);
-    let (src, dst, meta, payload_len) = push_compress(&mut b, data, &format!("{name}: COMPRESS"));
+    let ct = (Codec::Zvc, ElemType::Raw(elem));
+    let (src, dst, meta, payload_len) =
+        push_compress(&mut b, data, ct, &format!("{name}: COMPRESS"));
     let len = data.len() as u64;
     let bb = u64::from(engine.bus_bytes());
     let out = b.alloc(len, bb, RegionKind::Destination, "d1 DECOMPRESS dst");
@@ -130,12 +146,18 @@ pub fn round_trip_alone(
     b.finish()
 }
 
-/// Pushes a COMPRESS of `data` (chunks of `2^CHUNK_LOG2_MAX`, capacity `src_len`) labelled
-/// `label`; returns its source, payload and metadata addresses and the payload length.
-fn push_compress(b: &mut ChainBuilder, data: &[u8], label: &str) -> (u64, u64, u64, u32) {
+/// Pushes a COMPRESS of `data` coded as `ct` says (chunks of `2^CHUNK_LOG2_MAX`, capacity
+/// `src_len`) labelled `label`; returns its source, payload and metadata addresses and the
+/// payload length.
+fn push_compress(
+    b: &mut ChainBuilder,
+    data: &[u8],
+    (codec, ty): CodecType,
+    label: &str,
+) -> (u64, u64, u64, u32) {
     let engine = b.engine();
     let chunk = engine.chunk_log2_max();
-    let parts = frame_parts(data, b.elem(), chunk);
+    let parts = frame_parts_with(data, codec, ty, chunk);
     let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
     let (src, dst, meta) = compress_regions(b, 0, data, dst_len, meta_len);
     let len = data.len() as u32;
@@ -147,24 +169,25 @@ fn push_compress(b: &mut ChainBuilder, data: &[u8], label: &str) -> (u64, u64, u
     (src, dst, meta, parts.payload.len() as u32)
 }
 
-/// One large DECOMPRESS of the model's frame of `data` (`elem`-wide elements), alone in its
+/// One large DECOMPRESS of the model's frame of `data` (coded as `ct` says), alone in its
 /// chain: the write side of the throughput goal.
 pub fn throughput_decompress(
     engine: &EngineConfig,
-    elem: ElemWidth,
+    ct: CodecType,
     data: &[u8],
     seed: u64,
 ) -> Scenario {
     let mut b = builder_of_width(
-        &format!("throughput DECOMPRESS E{}", elem.bits()),
+        &format!("throughput DECOMPRESS {}", codec_type_name(ct)),
         engine,
-        elem,
+        ct.1.width(),
         seed,
         window_for(data.len() as u64),
     );
-    let f = place_frame(
+    let f = place_frame_with(
         &mut b,
         data,
+        ct,
         engine.chunk_log2_max(),
         "d0 DECOMPRESS",
         |_, _| {},

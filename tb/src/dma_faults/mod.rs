@@ -20,6 +20,7 @@ mod zvcx;
 pub use bus::{bus_fault, stop_on_error, Target};
 pub use chains::{
     abort_chain, all_faults, round_trip_alone, throughput_compress, throughput_decompress,
+    CodecType,
 };
 pub use desc::{bad_desc, dst_overflow, DescFault, Overflow};
 pub use frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
