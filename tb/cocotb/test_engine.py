@@ -239,7 +239,7 @@ def model_decode(frame):
             return f.read()
 
 
-async def heartbeat(dut, every=5000):
+async def heartbeat(dut, every=2000):
     """A log line every `every` cycles, so a slow simulation shows its progress."""
     n = 0
     while True:
