@@ -4,6 +4,7 @@ mod analyze;
 mod bench;
 mod codec;
 mod config_top;
+mod fuzz;
 mod gen;
 mod regress;
 mod regress_dma;
@@ -37,6 +38,9 @@ enum Command {
     Analyze(analyze::Args),
     /// Golden-model GB/s against lz4/zstd and RTL cycles/s, bytes/cycle (docs/PERFORMANCE.md).
     Bench(bench::Args),
+    /// Damage frames and decode them with the golden model: detected / benign / silent /
+    /// panic / hang per kind of damage (a mutation fuzzer, deterministic from --seed).
+    Fuzz(fuzz::Args),
     /// Area and timing estimates with Yosys per block (GE, flip-flops, depth, LUTs); --check
     /// compares with synth/baseline.json (synth/AREA.md).
     Synth(synth::Args),
@@ -52,6 +56,7 @@ fn main() -> ExitCode {
         Command::Regress(a) => regress::run(a),
         Command::Analyze(a) => analyze::run(a),
         Command::Bench(a) => bench::run(a),
+        Command::Fuzz(a) => fuzz::run(a),
         Command::Synth(a) => synth::run(a),
     };
     match result {

@@ -34,7 +34,7 @@ fn package_files(m: &str) -> Vec<String> {
     let mut v: Vec<String> = ["v", "vlt", "f", "core", "h", "toml"]
         .iter()
         .map(|x| format!("{m}.{x}"))
-        .chain([format!("{m}_ports.md")])
+        .chain([format!("{m}_ports.md"), format!("{m}_spec.json")])
         .collect();
     v.sort();
     v

@@ -11,6 +11,7 @@
 //! * [`csr`]: the AXI4-Lite register map.
 //! * [`error`]: the error codes the engine reports.
 //! * [`c_header`]: all of the above as a C header for software that drives the engine.
+//! * [`json`]: all of the above as JSON, for software and testbenches outside Rust.
 //!
 //! All multi-byte fields are little-endian.
 
@@ -20,6 +21,7 @@ pub mod desc;
 pub mod error;
 pub mod field;
 pub mod frame;
+pub mod json;
 pub mod zvcx;
 
 pub use c_header::c_header;

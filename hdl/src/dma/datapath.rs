@@ -275,12 +275,17 @@ macro_rules! datapath {
                 self.xenc.ty.next = self.ty.val();
                 self.xdec.ty.next = self.ty.val();
                 // The ZVC-X paths use the bus codec for bytes (the packer, the realigner):
-                // 8-bit elements, so any byte count is whole elements.
-                self.comp.elem.next = self.elem.val();
-                self.zdec.elem.next = self.elem.val();
+                // 8-bit elements, so any byte count is whole elements. A child's input is
+                // assigned once on every path (if/else, not a default and an override): a
+                // transient value would wake the child's always block, whose outputs wake
+                // this one again, and an event-driven simulator (Icarus) then never leaves
+                // the time step (tb/cocotb found this on the ZVC-X engine).
                 if self.zvcx.val() {
                     self.comp.elem.next = self.elem8.val();
                     self.zdec.elem.next = self.elem8.val();
+                } else {
+                    self.comp.elem.next = self.elem.val();
+                    self.zdec.elem.next = self.elem.val();
                 }
                 // ---- source framing
                 self.rem.next = self.src_len.val() - self.pos.q.val();
@@ -317,43 +322,22 @@ macro_rules! datapath {
                 self.j_word.lo.next = self.in_data.val();
                 self.j_word.hi.next = self.j_hi.y.val();
                 self.fifo.in_data.next = self.j_word.y.val();
-                self.dec_stored_len.next = self.scan.dec_stored_len.val();
-                self.dec_raw.next = self.scan.dec_raw.val();
-                self.dec_valid.next = self.scan.dec_valid.val();
                 self.scan.dec_ready.next = self.dec_ready.val() & !self.zvcx.val();
                 self.xenc.dec_ready.next = self.dec_ready.val() & self.zvcx.val();
                 if self.zvcx.val() {
                     self.dec_stored_len.next = self.xenc.dec_stored_len.val();
                     self.dec_raw.next = self.xenc.dec_raw.val();
                     self.dec_valid.next = self.xenc.dec_valid.val();
+                } else {
+                    self.dec_stored_len.next = self.scan.dec_stored_len.val();
+                    self.dec_raw.next = self.scan.dec_raw.val();
+                    self.dec_valid.next = self.scan.dec_valid.val();
                 }
-                // ---- the compressor's source: the FIFO (COMPRESS) or the read beats (COPY,
-                // stored raw)
-                self.comp.in_data.next = self.in_data.val();
-                self.comp.in_cnt.next = self.bytes.val();
-                self.comp.in_raw.next = true;
-                self.comp.in_end.next = self.last_beat.val();
-                self.comp.in_last.next = self.last_beat.val();
-                self.comp.in_valid.next = self.in_valid.val() & !self.is_comp.val() & !self.is_dec.val();
-                self.fifo.out_ready.next = false;
-                self.xenc.out_ready.next = false;
-                self.ck_ready.next = false;
-                self.f_take.next = false;
-                if self.is_comp.val() & !self.zvcx.val() {
-                    self.comp.in_data.next = self.fifo.out_data.val().get_bits::<$bw>(0);
-                    self.comp.in_cnt.next = self.fifo.out_data.val().get_bits::<8>($bw);
-                    self.comp.in_raw.next = self.ck_raw.val();
-                    self.comp.in_end.next = self.fifo.out_data.val().get_bit($bw + 8);
-                    self.comp.in_last.next = self.fifo.out_data.val().get_bit($bw + 9);
-                    self.comp.in_valid.next = self.fifo.out_valid.val() & self.ck_valid.val();
-                    self.fifo.out_ready.next = self.comp.in_ready.val() & self.ck_valid.val();
-                    self.f_take.next = self.fifo.out_valid.val() & self.comp.in_ready.val();
-                    self.ck_ready.next =
-                        self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
-                }
-                // ZVC-X: the chosen side (a: the raw FIFO for a raw chunk, else the coded
-                // beats) goes to the packer as raw bytes, the other (b) is dropped; a's end
-                // beat waits until b's has gone, so the command is taken with it.
+                // ---- the compressor's source: the read beats (COPY, stored raw), the FIFO
+                // (ZVC COMPRESS), or with ZVC-X the chosen side (a: the raw FIFO for a raw
+                // chunk, else the coded beats) as raw bytes while the other (b) is dropped;
+                // a's end beat waits until b's has gone, so the command is taken with it.
+                // Each input assigned once per path (see the element width above).
                 self.a_valid.next = self.xenc.out_valid.val();
                 self.a_end.next = self.xenc.out_end.val();
                 self.b_valid.next = self.fifo.out_valid.val();
@@ -373,18 +357,12 @@ macro_rules! datapath {
                     & self.a_valid.val()
                     & self.a_ok.val()
                     & self.comp.in_ready.val();
+                self.f_take.next = self.fifo.out_valid.val() & self.comp.in_ready.val();
                 if self.is_cx.val() {
                     self.comp.in_raw.next = true;
                     self.comp.in_valid.next =
                         self.ck_valid.val() & self.a_valid.val() & self.a_ok.val();
-                    self.comp.in_data.next = self.xenc.out_data.val();
-                    self.comp.in_cnt.next = self.xenc.out_cnt.val();
-                    self.comp.in_end.next = self.xenc.out_end.val();
-                    self.comp.in_last.next = self.xenc.out_end.val() & self.ck_last.val();
-                    self.fifo.out_ready.next =
-                        self.ck_valid.val() & !self.b_done.q.val();
-                    self.xenc.out_ready.next =
-                        self.ck_valid.val() & self.a_ok.val() & self.comp.in_ready.val();
+                    self.b_done.d.next = self.b_fin.val() & !(self.a_take.val() & self.a_end.val());
                     if self.ck_raw.val() {
                         self.comp.in_data.next = self.fifo.out_data.val().get_bits::<$bw>(0);
                         self.comp.in_cnt.next = self.fifo.out_data.val().get_bits::<8>($bw);
@@ -393,9 +371,33 @@ macro_rules! datapath {
                         self.fifo.out_ready.next =
                             self.ck_valid.val() & self.a_ok.val() & self.comp.in_ready.val();
                         self.xenc.out_ready.next = self.ck_valid.val() & !self.b_done.q.val();
+                    } else {
+                        self.comp.in_data.next = self.xenc.out_data.val();
+                        self.comp.in_cnt.next = self.xenc.out_cnt.val();
+                        self.comp.in_end.next = self.xenc.out_end.val();
+                        self.comp.in_last.next = self.xenc.out_end.val() & self.ck_last.val();
+                        self.fifo.out_ready.next = self.ck_valid.val() & !self.b_done.q.val();
+                        self.xenc.out_ready.next =
+                            self.ck_valid.val() & self.a_ok.val() & self.comp.in_ready.val();
                     }
-                    self.ck_ready.next = self.a_take.val() & self.a_end.val();
-                    self.b_done.d.next = self.b_fin.val() & !self.ck_ready.val();
+                } else if self.is_comp.val() {
+                    self.comp.in_data.next = self.fifo.out_data.val().get_bits::<$bw>(0);
+                    self.comp.in_cnt.next = self.fifo.out_data.val().get_bits::<8>($bw);
+                    self.comp.in_raw.next = self.ck_raw.val();
+                    self.comp.in_end.next = self.fifo.out_data.val().get_bit($bw + 8);
+                    self.comp.in_last.next = self.fifo.out_data.val().get_bit($bw + 9);
+                    self.comp.in_valid.next = self.fifo.out_valid.val() & self.ck_valid.val();
+                    self.fifo.out_ready.next = self.comp.in_ready.val() & self.ck_valid.val();
+                    self.xenc.out_ready.next = false;
+                } else {
+                    self.comp.in_data.next = self.in_data.val();
+                    self.comp.in_cnt.next = self.bytes.val();
+                    self.comp.in_raw.next = true;
+                    self.comp.in_end.next = self.last_beat.val();
+                    self.comp.in_last.next = self.last_beat.val();
+                    self.comp.in_valid.next = self.in_valid.val() & !self.is_dec.val();
+                    self.fifo.out_ready.next = false;
+                    self.xenc.out_ready.next = false;
                 }
                 // ---- DECOMPRESS: payload beats and chunk commands into the decompressor;
                 // ZVC-X: every chunk as its raw stored bytes (a coded chunk of none skips
@@ -404,16 +406,12 @@ macro_rules! datapath {
                 self.zdec.in_cnt.next = self.bytes.val();
                 self.zdec.in_valid.next = self.in_valid.val() & self.is_dec.val();
                 self.zdec.ck_stored.next = self.ck_stored_len.val();
-                self.zdec.ck_len.next = self.ck_chunk_len.val();
-                self.zdec.ck_raw.next = self.ck_raw.val();
                 self.zdec.ck_last.next = self.ck_last.val();
-                self.zdec.ck_valid.next = self.ck_valid.val() & self.is_dec.val();
                 self.skip.next = !self.ck_raw.val() & !self.ck_stored_len.val().any();
                 self.xdec.c_stored.next = self.ck_stored_len.val();
                 self.xdec.c_len.next = self.ck_chunk_len.val();
                 self.xdec.c_raw.next = self.ck_raw.val();
                 self.xdec.c_last.next = self.ck_last.val();
-                self.xdec.c_valid.next = false;
                 self.xdec.in_data.next = self.zdec.out_data.val();
                 self.xdec.in_valid.next = self.zdec.out_valid.val() & self.is_dx.val();
                 if self.is_dx.val() {
@@ -423,38 +421,50 @@ macro_rules! datapath {
                         self.ck_valid.val() & self.xdec.c_ready.val() & !self.skip.val();
                     self.xdec.c_valid.next =
                         self.ck_valid.val() & (self.zdec.ck_ready.val() | self.skip.val());
+                } else {
+                    self.zdec.ck_len.next = self.ck_chunk_len.val();
+                    self.zdec.ck_raw.next = self.ck_raw.val();
+                    self.zdec.ck_valid.next = self.ck_valid.val() & self.is_dec.val();
+                    self.xdec.c_valid.next = false;
                 }
-                // ---- source and output selection
-                self.in_ready.next = self.comp.in_ready.val();
-                if self.is_comp.val() {
-                    self.in_ready.next = self.scan.in_ready.val();
-                    if self.zvcx.val() {
-                        self.in_ready.next = self.fifo.in_ready.val() & self.xenc.in_ready.val();
-                    }
-                }
+                // ---- source and output selection (each assigned once per path)
                 self.comp.out_ready.next = self.out_ready.val() & !self.is_dec.val();
-                self.zdec.out_ready.next = self.out_ready.val() & self.is_dec.val();
                 self.xdec.out_ready.next = self.out_ready.val() & self.is_dx.val();
-                self.out_data.next = self.comp.out_data.val();
-                self.out_strb.next = self.comp.out_strb.val();
-                self.out_last.next = self.comp.out_last.val();
-                self.out_valid.next = self.comp.out_valid.val();
                 if self.is_dec.val() {
                     self.in_ready.next = self.zdec.in_ready.val();
-                    self.ck_ready.next = self.zdec.ck_ready.val();
-                    self.out_data.next = self.zdec.out_data.val();
-                    self.out_strb.next = self.zdec.out_strb.val();
-                    self.out_last.next = self.zdec.out_last.val();
-                    self.out_valid.next = self.zdec.out_valid.val();
-                }
-                if self.is_dx.val() {
-                    self.ck_ready.next =
-                        self.xdec.c_ready.val() & (self.zdec.ck_ready.val() | self.skip.val());
-                    self.zdec.out_ready.next = self.xdec.in_ready.val();
-                    self.out_data.next = self.xdec.out_data.val();
-                    self.out_strb.next = self.xdec.out_strb.val();
-                    self.out_last.next = self.xdec.out_last.val();
-                    self.out_valid.next = self.xdec.out_valid.val();
+                    if self.is_dx.val() {
+                        self.ck_ready.next =
+                            self.xdec.c_ready.val() & (self.zdec.ck_ready.val() | self.skip.val());
+                        self.zdec.out_ready.next = self.xdec.in_ready.val();
+                        self.out_data.next = self.xdec.out_data.val();
+                        self.out_strb.next = self.xdec.out_strb.val();
+                        self.out_last.next = self.xdec.out_last.val();
+                        self.out_valid.next = self.xdec.out_valid.val();
+                    } else {
+                        self.ck_ready.next = self.zdec.ck_ready.val();
+                        self.zdec.out_ready.next = self.out_ready.val();
+                        self.out_data.next = self.zdec.out_data.val();
+                        self.out_strb.next = self.zdec.out_strb.val();
+                        self.out_last.next = self.zdec.out_last.val();
+                        self.out_valid.next = self.zdec.out_valid.val();
+                    }
+                } else {
+                    if self.is_cx.val() {
+                        self.in_ready.next = self.fifo.in_ready.val() & self.xenc.in_ready.val();
+                        self.ck_ready.next = self.a_take.val() & self.a_end.val();
+                    } else if self.is_comp.val() {
+                        self.in_ready.next = self.scan.in_ready.val();
+                        self.ck_ready.next =
+                            self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
+                    } else {
+                        self.in_ready.next = self.comp.in_ready.val();
+                        self.ck_ready.next = false;
+                    }
+                    self.zdec.out_ready.next = false;
+                    self.out_data.next = self.comp.out_data.val();
+                    self.out_strb.next = self.comp.out_strb.val();
+                    self.out_last.next = self.comp.out_last.val();
+                    self.out_valid.next = self.comp.out_valid.val();
                 }
                 self.error.next = self.zdec.error.val() | self.xdec.error.val();
                 self.ck_open.next =

@@ -9,6 +9,7 @@
 //! | `<module>.f` | file list (`verilator --lint-only -Wall -F DIR/<module>.f` is clean) |
 //! | `<module>.core` | FuseSoC CAPI2 core (default and lint targets) |
 //! | `<module>.h` | C header from cdma-spec: CSR offsets and fields, descriptor struct, error codes, HWCFG |
+//! | `<module>_spec.json` | the same tables as JSON, for software and testbenches outside C (the cocotb testbench reads it) |
 //! | `<module>_ports.md` | port table |
 //! | `<module>.toml` | the resolved configuration |
 //!
@@ -122,6 +123,7 @@ pub fn package(cfg: &EngineConfig) -> Result<Vec<(String, String)>, ConfigError>
             format!("{m}.h"),
             cdma_spec::c_header::c_header(&m.to_uppercase()),
         ),
+        (format!("{m}_spec.json"), cdma_spec::json::spec_json()),
         (format!("{m}_ports.md"), port_table(&top)),
         (format!("{m}.toml"), cfg.to_toml()),
     ])

@@ -1,0 +1,188 @@
+//! `cdma fuzz`: a mutation campaign over the golden model's frame decoder (cdma-fuzz): damaged
+//! frames cut from the corpus (or synthetic data), each classified detected / benign / silent /
+//! panic / hang; a table per kind of damage; failures shrunk and optionally saved.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use cdma_analysis::table::Table;
+use cdma_corpus::Corpus;
+use cdma_fuzz::seeds::{seed_frames, synthetic_sources, Source};
+use cdma_fuzz::{cases, run as run_campaign, Campaign, Class, ModelDecoder, Mutation, Report};
+use cdma_model::ElemType;
+use indicatif::{ProgressBar, ProgressStyle};
+
+use crate::CliResult;
+
+/// Arguments of `cdma fuzz`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Damaged frames to decode.
+    #[arg(long, default_value_t = 1_000_000)]
+    frames: u64,
+    /// Seed of the campaign: the same seed and options give the same cases and counts.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Worker threads (default: one per core; the counts do not depend on it).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Well-formed seed frames to damage.
+    #[arg(long, default_value_t = 256)]
+    seed_frames: usize,
+    /// Largest data of a seed frame, in bytes.
+    #[arg(long, default_value_t = 16384)]
+    max_bytes: usize,
+    /// Corpus directory (with manifest.json); default: the bundled data/activations.
+    #[arg(long, conflicts_with = "synthetic")]
+    corpus: Option<PathBuf>,
+    /// Cut the seed frames from synthetic data (edge tensors, ReLU-like floats, random bytes)
+    /// instead of a corpus.
+    #[arg(long)]
+    synthetic: bool,
+    /// A decode that takes longer than this many seconds is a hang (the campaign stops).
+    #[arg(long, default_value_t = 10)]
+    hang_secs: u64,
+    /// Also keep (shrink, list, save) cases of these classes: detected, benign, silent
+    /// (panics and hangs are always kept).
+    #[arg(long, value_name = "CLASS", value_parser = parse_class)]
+    keep_class: Vec<Class>,
+    /// Cases kept at most.
+    #[arg(long, default_value_t = 20)]
+    keep: usize,
+    /// Save the kept cases here (`.frame` + `.data` each; fuzz/cases is what the tests replay).
+    #[arg(long, value_name = "DIR")]
+    save: Option<PathBuf>,
+}
+
+fn parse_class(s: &str) -> Result<Class, String> {
+    Class::from_name(s).ok_or_else(|| {
+        let names: Vec<&str> = Class::ALL.iter().map(|c| c.name()).collect();
+        format!("unknown class {s:?} (one of {})", names.join(", "))
+    })
+}
+
+/// The corpus's tensors as sources, each with the element type of its dtype.
+fn corpus_sources(dir: PathBuf) -> Result<Vec<Source>, String> {
+    let corpus = Corpus::open(&dir).map_err(|e| e.to_string())?;
+    corpus
+        .entries()
+        .iter()
+        .map(|e| {
+            let ty = ElemType::from_name(e.dtype.name()).ok_or_else(|| {
+                format!("{}: dtype {} has no element type", e.name(), e.dtype.name())
+            })?;
+            Ok(Source {
+                name: e.name(),
+                ty,
+                data: corpus.read(e).map_err(|e| e.to_string())?,
+            })
+        })
+        .collect()
+}
+
+/// Runs `cdma fuzz`.
+pub fn run(a: Args) -> CliResult {
+    if a.frames == 0 || a.seed_frames == 0 || a.max_bytes == 0 {
+        return Err("--frames, --seed-frames and --max-bytes must be at least 1".into());
+    }
+    let (sources, from) = if a.synthetic {
+        (synthetic_sources(a.seed), "synthetic data".to_string())
+    } else {
+        let dir = a.corpus.clone().unwrap_or_else(Corpus::default_dir);
+        let from = dir.display().to_string();
+        (corpus_sources(dir)?, from)
+    };
+    if sources.is_empty() {
+        return Err(format!("{from}: no tensors to cut seed frames from"));
+    }
+    let seeds = Arc::new(seed_frames(&sources, a.seed_frames, a.max_bytes, a.seed));
+    let mut failures = vec![Class::Panic, Class::Hang];
+    failures.extend(a.keep_class.iter().copied());
+    let campaign = Campaign {
+        seed: a.seed,
+        frames: a.frames,
+        threads: a
+            .threads
+            .unwrap_or_else(|| Campaign::default().threads)
+            .max(1),
+        hang_after: Duration::from_secs(a.hang_secs.max(1)),
+        failures,
+        keep: a.keep,
+    };
+    eprintln!(
+        "fuzz: {} damaged frames from {} seed frames of {from} (seed {}, {} threads)",
+        a.frames,
+        seeds.len(),
+        a.seed,
+        campaign.threads
+    );
+    let bar = ProgressBar::new(a.frames);
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} frames  {elapsed_precise} eta {eta}")
+            .map_err(|e| e.to_string())?,
+    );
+    // Without a terminal: a line per tenth, never carriage returns.
+    let tenth = (a.frames / 10).max(1);
+    let next_line = std::cell::Cell::new(tenth);
+    let progress = |n: u64| {
+        bar.set_position(n);
+        if bar.is_hidden() && n >= next_line.get() && n < a.frames {
+            eprintln!("fuzz: {n}/{} frames", a.frames);
+            next_line.set((n / tenth + 1) * tenth);
+        }
+    };
+    // Decoder panics are caught and counted; their messages would only flood the log.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let report = run_campaign(Arc::new(ModelDecoder), seeds, &campaign, &progress);
+    std::panic::set_hook(hook);
+    bar.finish_and_clear();
+    print!("{}", render(&report));
+    for o in &report.failures {
+        println!(
+            "{} case {} ({}, {}): {} bytes",
+            o.class.name(),
+            o.index,
+            o.mutation.name(),
+            o.seed_label,
+            o.frame.len()
+        );
+        if let Some(dir) = &a.save {
+            let p = cases::save(dir, a.seed, o).map_err(|e| format!("{}: {e}", dir.display()))?;
+            println!("  saved {}", p.display());
+        }
+    }
+    let bad = report.count(Class::Panic) + report.count(Class::Hang);
+    if bad > 0 {
+        return Err(format!(
+            "{bad} frames made the decoder panic or hang (replay: --seed {} and the case numbers above)",
+            a.seed
+        ));
+    }
+    Ok(())
+}
+
+/// The counts per kind of damage and class, a total row and the silent share.
+fn render(r: &Report) -> String {
+    let mut header = vec!["damage".to_string(), "frames".to_string()];
+    header.extend(Class::ALL.iter().map(|c| c.name().to_string()));
+    header.push("silent %".into());
+    let mut t = Table::new(header);
+    let row = |name: &str, n: u64, of: &dyn Fn(Class) -> u64| {
+        let mut cells = vec![name.to_string(), n.to_string()];
+        cells.extend(Class::ALL.iter().map(|&c| of(c).to_string()));
+        cells.push(format!(
+            "{:.2}",
+            100.0 * of(Class::Silent) as f64 / n.max(1) as f64
+        ));
+        cells
+    };
+    for m in Mutation::ALL {
+        let of = |c: Class| r.counts.get(&(m, c)).copied().unwrap_or(0);
+        t.row(row(m.name(), r.of_mutation(m), &of));
+    }
+    t.rule();
+    t.row(row("total", r.frames, &|c| r.count(c)));
+    t.text()
+}
