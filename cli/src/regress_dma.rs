@@ -114,7 +114,11 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
                 .filter(|t| t.name.ends_with(&suffix))
                 .cloned()
                 .collect();
-            let src = if of_type.is_empty() { &of_width } else { &of_type };
+            let src = if of_type.is_empty() {
+                &of_width
+            } else {
+                &of_type
+            };
             let data = concat_data(src, o.throughput_bytes, elem.bytes());
             tput_bytes += data.len();
             tput.extend(throughput_cases(&engine, ct, &data, 5));

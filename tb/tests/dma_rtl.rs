@@ -182,7 +182,12 @@ fn throughput_goal() {
         .filter(|t| t.elem == ElemWidth::W32)
         .collect();
     let data = concat_data(&f32s, 1 << 20, 4);
-    let cases = throughput_cases(&engine, (Codec::Zvc, ElemType::Raw(ElemWidth::W32)), &data, 1);
+    let cases = throughput_cases(
+        &engine,
+        (Codec::Zvc, ElemType::Raw(ElemWidth::W32)),
+        &data,
+        1,
+    );
     let mut bench = DmaBench::open(TOP, BenchConfig::fixed(1024, 100)).expect("bench");
     let comp = bench
         .run(&cases[0].scenario, &cases[0].scenario.expect())

@@ -11,8 +11,8 @@ use super::parts::{builder_of_width, compress_regions, place_frame_with, push_de
 use super::zvcx::{zvcx_fault, ZvcxFault};
 use crate::axi::Resp;
 use crate::dma_scenario::{
-    compress_desc, decompress_desc, frame_parts_with, seeded_elem, window_for, ChainBuilder, RegionKind,
-    RoundTrip, Scenario, Tensor,
+    compress_desc, decompress_desc, frame_parts_with, seeded_elem, window_for, ChainBuilder,
+    RegionKind, RoundTrip, Scenario, Tensor,
 };
 use std::ops::Range;
 
