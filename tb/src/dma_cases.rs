@@ -12,7 +12,8 @@ pub use crate::dma_faults::CodecType;
 use crate::dma_faults::{
     abort_chain, all_faults, round_trip_alone, throughput_compress, throughput_decompress,
 };
-use crate::dma_scenario::{floats_of, random_chain, RandomOpts, Tensor};
+use crate::dma_scenario::random::floats_of;
+use crate::dma_scenario::{random_chain, RandomOpts, Tensor};
 
 /// A second address window (above 8 GiB) for the chain that runs after an abort, so the
 /// aborted chain's unspecified bytes cannot be confused with it.

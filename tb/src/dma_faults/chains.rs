@@ -161,11 +161,11 @@ fn push_compress(
     let (dst_len, meta_len) = (data.len() as u64, parts.meta.len() as u64);
     let (src, dst, meta) = compress_regions(b, 0, data, dst_len, meta_len);
     let len = data.len() as u32;
-    b.push(
-        compress_desc(b.elem(), src, len, dst, len, meta, chunk),
-        label,
-        Some(codes::OK),
-    );
+    let mut desc = compress_desc(b.elem(), src, len, dst, len, meta, chunk);
+    if ty != ElemType::Raw(b.elem()) || codec != Codec::Zvc {
+        desc.control = with_type_and_codec(desc.control, ty.code(), codec == Codec::ZvcX);
+    }
+    b.push(desc, label, Some(codes::OK));
     (src, dst, meta, parts.payload.len() as u32)
 }
 
