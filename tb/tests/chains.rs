@@ -325,12 +325,24 @@ fn throughput_and_abort_scenarios_run_in_the_model() {
     let e = EngineConfig::default();
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
     let data = relu_data(256 * 1024, ElemWidth::W32, &mut rng);
-    for scn in [
-        throughput_compress(&e, (Codec::Zvc, ElemType::Raw(ElemWidth::W32)), &data, 1),
-        throughput_decompress(&e, (Codec::ZvcX, ElemType::F32), &data, 2),
+    // ZVC on the default engine, ZVC-X (f32) on one generated with it.
+    let ex = e.with_zvcx(true);
+    for (engine, ct) in [
+        (e, (Codec::Zvc, ElemType::Raw(ElemWidth::W32))),
+        (ex, (Codec::ZvcX, ElemType::F32)),
     ] {
-        let exp = scn.expect();
-        assert_eq!(check_intents(&scn, &exp), Vec::<String>::new());
+        for scn in [
+            throughput_compress(&engine, ct, &data, 1),
+            throughput_decompress(&engine, ct, &data, 2),
+        ] {
+            let exp = scn.expect();
+            assert_eq!(
+                check_intents(&scn, &exp),
+                Vec::<String>::new(),
+                "{}",
+                scn.name
+            );
+        }
     }
     let ts: Vec<Tensor> = (0..3)
         .map(|i| Tensor {
