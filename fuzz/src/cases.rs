@@ -1,4 +1,4 @@
-//! Failure cases saved as files, replayed by the regression tests (fuzz/tests/cases.rs): a
+//! Failure cases saved as files, replayed by the regression tests (fuzz/tests/campaign.rs): a
 //! case is `<class>-<mutation>-s<seed>-c<index>.frame` (the damaged frame, shrunk) beside
 //! `….data` (the data of its seed frame). A saved case passes when the decoder now refuses
 //! the frame or returns that data, without a panic.

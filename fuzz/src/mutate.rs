@@ -1,7 +1,9 @@
 //! The damage a campaign does to a frame: each [`Mutation`] is a kind of fault that storage,
 //! links and software bugs produce, applied at positions drawn from the case's generator.
 
-use cdma_spec::frame::{HEADER_FIELDS_TYPED, HEADER_LEN, INDEX_ENTRY_LEN, N_CHUNKS_FIELD};
+use cdma_spec::frame::{
+    HEADER_FIELDS_TYPED, HEADER_LEN, INDEX_ENTRY_LEN, INDEX_RAW, INDEX_SIZE, N_CHUNKS_FIELD,
+};
 use rand::Rng;
 
 /// A kind of damage.
@@ -143,29 +145,32 @@ fn damage_index(frame: &mut [u8], rng: &mut impl Rng) {
     }
     let at = |i: usize| HEADER_LEN + INDEX_ENTRY_LEN * i;
     let i = rng.gen_range(0..n);
-    let word = |f: &[u8], i: usize| u32::from_le_bytes(f[at(i)..at(i) + 4].try_into().unwrap());
+    let word = |f: &[u8], i: usize| {
+        u32::from_le_bytes(f[at(i)..at(i) + INDEX_ENTRY_LEN].try_into().unwrap())
+    };
     let w = word(frame, i);
     let new = match rng.gen_range(0..4) {
-        0 => w ^ (1 << 31),
+        0 => w ^ INDEX_RAW.mask() as u32,
         1 => {
             let d = rng.gen_range(1..=8u32);
-            let len = w & 0x7FFF_FFFF;
+            let len = INDEX_SIZE.get(u64::from(w)) as u32;
             let len = if rng.gen() {
                 len.wrapping_add(d)
             } else {
                 len.wrapping_sub(d)
             };
-            (w & (1 << 31)) | (len & 0x7FFF_FFFF)
+            // The raw flag kept, the size wrapped to its field.
+            INDEX_SIZE.set(u64::from(w), u64::from(len)) as u32
         }
         2 => rng.gen(),
         _ => {
             let j = rng.gen_range(0..n);
             let other = word(frame, j);
-            frame[at(j)..at(j) + 4].copy_from_slice(&w.to_le_bytes());
+            frame[at(j)..at(j) + INDEX_ENTRY_LEN].copy_from_slice(&w.to_le_bytes());
             other
         }
     };
-    frame[at(i)..at(i) + 4].copy_from_slice(&new.to_le_bytes());
+    frame[at(i)..at(i) + INDEX_ENTRY_LEN].copy_from_slice(&new.to_le_bytes());
 }
 
 fn splice_payload(frame: &mut [u8], rng: &mut impl Rng) {
