@@ -38,16 +38,23 @@ pub struct CompressArgs {
     /// that is not smaller (7..=24; docs/FORMAT.md).
     #[arg(long = "chunk-log2", value_name = "N", default_value_t = cdma_model::layout::CHUNK_LOG2_DEFAULT)]
     chunk_log2: u8,
+    /// Write no CRC32C checks: a version 3 frame (version 2 for untyped ZVC), as the DMA
+    /// engine writes today, instead of version 4 (a CRC per chunk and one of the index and
+    /// header; docs/FORMAT.md).
+    #[arg(long)]
+    no_crc: bool,
     /// Raw little-endian tensor file (a whole number of elements).
     input: PathBuf,
-    /// Output frame file (docs/FORMAT.md: version 2 for untyped ZVC, else version 3).
+    /// Output frame file (docs/FORMAT.md: version 4; with --no-crc version 2 for untyped ZVC,
+    /// else version 3).
     output: PathBuf,
 }
 
 /// Arguments of `cdma decompress`.
 #[derive(clap::Args)]
 pub struct DecompressArgs {
-    /// cdma frame file (docs/FORMAT.md, version 2 or 3).
+    /// cdma frame file (docs/FORMAT.md, version 2, 3 or 4; a version 4 frame's CRCs are
+    /// checked).
     input: PathBuf,
     /// Output raw tensor file.
     output: PathBuf,
@@ -75,14 +82,21 @@ pub fn compress(a: CompressArgs) -> CliResult {
         (None, w) => ElemType::Raw(w.unwrap_or(ElemWidth::W32)),
     };
     let data = read(&a.input)?;
-    let frame = cdma_model::compress_with(&data, a.codec, elem_type, a.chunk_log2)
+    let opts = cdma_model::FrameOptions {
+        codec: a.codec,
+        elem_type,
+        chunk_log2: a.chunk_log2,
+        crc: !a.no_crc,
+    };
+    let frame = cdma_model::compress_frame(&data, &opts)
         .map_err(|e| format!("{}: {e}", a.input.display()))?;
     write(&a.output, &frame)?;
     // Parsing our own output cannot fail; it gives the chunk statistics for the summary.
     let view = cdma_model::FrameView::parse(&frame).map_err(|e| e.to_string())?;
     let raw = view.index().iter().filter(|e| e.raw).count();
     println!(
-        "{} -> {}: {} {}: {} -> {} bytes, ratio {:.3}x ({} chunks of {} bytes, {} raw)",
+        "{} -> {}: {} {}: {} -> {} bytes, ratio {:.3}x ({} chunks of {} bytes, {} raw; \
+         version {})",
         a.input.display(),
         a.output.display(),
         a.codec,
@@ -92,7 +106,8 @@ pub fn compress(a: CompressArgs) -> CliResult {
         data.len() as f64 / frame.len() as f64,
         view.n_chunks(),
         1u64 << a.chunk_log2,
-        raw
+        raw,
+        view.header().version()
     );
     Ok(())
 }
@@ -102,8 +117,13 @@ pub fn decompress(a: DecompressArgs) -> CliResult {
     let frame = read(&a.input)?;
     let data = cdma_model::decompress(&frame).map_err(|e| format!("{}: {e}", a.input.display()))?;
     write(&a.output, &data)?;
+    let checked = if frame[4] == cdma_model::layout::VERSION_CRC {
+        ", CRC32C of every chunk and of the index checked"
+    } else {
+        ", no CRCs in this frame version"
+    };
     println!(
-        "{} -> {}: {} -> {} bytes",
+        "{} -> {}: {} -> {} bytes{checked}",
         a.input.display(),
         a.output.display(),
         frame.len(),

@@ -40,6 +40,11 @@ pub struct Args {
     /// instead of a corpus.
     #[arg(long)]
     synthetic: bool,
+    /// Seed frames without CRC32C checks (format versions 2 and 3), to measure what the checks
+    /// catch: silent corruptions are then counted but not an error. With CRCs (version 4, the
+    /// default) a single silent corruption fails the campaign.
+    #[arg(long)]
+    no_crc: bool,
     /// A decode that takes longer than this many seconds is a hang (the campaign stops).
     #[arg(long, default_value_t = 10)]
     hang_secs: u64,
@@ -96,7 +101,14 @@ pub fn run(a: Args) -> CliResult {
     if sources.is_empty() {
         return Err(format!("{from}: no tensors to cut seed frames from"));
     }
-    let seeds = Arc::new(seed_frames(&sources, a.seed_frames, a.max_bytes, a.seed));
+    let crc = !a.no_crc;
+    let seeds = Arc::new(seed_frames(
+        &sources,
+        a.seed_frames,
+        a.max_bytes,
+        a.seed,
+        crc,
+    ));
     let mut failures = vec![Class::Panic, Class::Hang];
     failures.extend(a.keep_class.iter().copied());
     let campaign = Campaign {
@@ -111,9 +123,10 @@ pub fn run(a: Args) -> CliResult {
         keep: a.keep,
     };
     eprintln!(
-        "fuzz: {} damaged frames from {} seed frames of {from} (seed {}, {} threads)",
+        "fuzz: {} damaged frames from {} seed frames of {from} ({}; seed {}, {} threads)",
         a.frames,
         seeds.len(),
+        if crc { "version 4, CRC32C" } else { "no CRCs" },
         a.seed,
         campaign.threads
     );
@@ -157,6 +170,14 @@ pub fn run(a: Args) -> CliResult {
     if bad > 0 {
         return Err(format!(
             "{bad} frames made the decoder panic or hang (replay: --seed {} and the case numbers above)",
+            a.seed
+        ));
+    }
+    let silent = report.count(Class::Silent);
+    if crc && silent > 0 {
+        return Err(format!(
+            "{silent} damaged frames with CRC32C decoded to wrong data without an error \
+             (list them: --keep-class silent; replay: --seed {})",
             a.seed
         ));
     }

@@ -2,7 +2,8 @@
 //! links and software bugs produce, applied at positions drawn from the case's generator.
 
 use cdma_spec::frame::{
-    HEADER_FIELDS_TYPED, HEADER_LEN, INDEX_ENTRY_LEN, INDEX_RAW, INDEX_SIZE, N_CHUNKS_FIELD,
+    HEADER_FIELDS_TYPED, HEADER_LEN, INDEX_CRC_FIELD, INDEX_ENTRY_LEN, INDEX_ENTRY_LEN_CRC,
+    INDEX_RAW, INDEX_SIZE, META_CRC_LEN, N_CHUNKS_FIELD, VERSION_CRC, VERSION_FIELD,
 };
 use rand::Rng;
 
@@ -129,13 +130,22 @@ fn damage_header(frame: &mut [u8], rng: &mut impl Rng) {
     f.put(frame, field_value(old, f.size, rng));
 }
 
+/// Bytes of an index entry as the frame's version byte says: 8 with CRCs (version 4), else 4.
+fn entry_len(frame: &[u8]) -> usize {
+    if frame.len() > VERSION_FIELD.offset && VERSION_FIELD.get(frame) == u64::from(VERSION_CRC) {
+        INDEX_ENTRY_LEN_CRC
+    } else {
+        INDEX_ENTRY_LEN
+    }
+}
+
 /// Number of index entries the frame's header announces that the frame holds.
 fn entries(frame: &[u8]) -> usize {
     if frame.len() < HEADER_LEN {
         return 0;
     }
     let n = N_CHUNKS_FIELD.get(frame) as usize;
-    n.min((frame.len() - HEADER_LEN) / INDEX_ENTRY_LEN)
+    n.min((frame.len() - HEADER_LEN) / entry_len(frame))
 }
 
 fn damage_index(frame: &mut [u8], rng: &mut impl Rng) {
@@ -143,8 +153,15 @@ fn damage_index(frame: &mut [u8], rng: &mut impl Rng) {
     if n == 0 {
         return;
     }
-    let at = |i: usize| HEADER_LEN + INDEX_ENTRY_LEN * i;
+    let el = entry_len(frame);
+    let at = |i: usize| HEADER_LEN + el * i;
     let i = rng.gen_range(0..n);
+    // A version 4 entry's CRC: a fifth kind of damage, a random value.
+    if el == INDEX_ENTRY_LEN_CRC && rng.gen_range(0..5) == 4 {
+        let c = at(i) + INDEX_CRC_FIELD.offset;
+        frame[c..c + INDEX_CRC_FIELD.size].copy_from_slice(&rng.gen::<u32>().to_le_bytes());
+        return;
+    }
     let word = |f: &[u8], i: usize| {
         u32::from_le_bytes(f[at(i)..at(i) + INDEX_ENTRY_LEN].try_into().unwrap())
     };
@@ -174,7 +191,12 @@ fn damage_index(frame: &mut [u8], rng: &mut impl Rng) {
 }
 
 fn splice_payload(frame: &mut [u8], rng: &mut impl Rng) {
-    let start = (HEADER_LEN + INDEX_ENTRY_LEN * entries(frame)).min(frame.len());
+    let crc = if entry_len(frame) == INDEX_ENTRY_LEN_CRC {
+        META_CRC_LEN
+    } else {
+        0
+    };
+    let start = (HEADER_LEN + entry_len(frame) * entries(frame) + crc).min(frame.len());
     let len = frame.len() - start;
     if len < 2 {
         return;

@@ -3,9 +3,9 @@
 //! Each seed is a slice of one source (whole elements, up to `max_bytes`), compressed by the
 //! golden model with a codec and chunk size drawn from the seed generator, so a campaign's
 //! seeds mix ZVC and ZVC-X frames, coded and raw chunks, one chunk and many, full and partial
-//! last blocks.
+//! last blocks; with CRCs (format version 4) or without (versions 2 and 3).
 
-use cdma_model::{compress_with, synthetic, Codec, ElemType, ElemWidth};
+use cdma_model::{compress_frame, synthetic, Codec, ElemType, ElemWidth, FrameOptions};
 use cdma_spec::frame::CHUNK_LOG2_MIN;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -36,7 +36,7 @@ pub struct SeedFrame {
 const SEED_CHUNK_LOG2_MAX: u8 = 12;
 
 /// `count` seed frames cut from `sources` (round robin), each at most `max_bytes` of data,
-/// drawn from `seed`.
+/// drawn from `seed`, with CRCs (version 4) if `crc`.
 ///
 /// # Panics
 /// If `sources` is empty or a source is not a whole number of its elements.
@@ -45,6 +45,7 @@ pub fn seed_frames(
     count: usize,
     max_bytes: usize,
     seed: u64,
+    crc: bool,
 ) -> Vec<SeedFrame> {
     assert!(!sources.is_empty(), "seed_frames needs at least one source");
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -59,8 +60,14 @@ pub fn seed_frames(
             let data = s.data[at * eb..(at + want) * eb].to_vec();
             let codec = Codec::ALL[rng.gen_range(0..Codec::ALL.len())];
             let chunk_log2 = rng.gen_range(CHUNK_LOG2_MIN..=SEED_CHUNK_LOG2_MAX);
-            let frame = compress_with(&data, codec, s.ty, chunk_log2)
-                .expect("whole elements and a valid chunk size");
+            let opts = FrameOptions {
+                codec,
+                elem_type: s.ty,
+                chunk_log2,
+                crc,
+            };
+            let frame =
+                compress_frame(&data, &opts).expect("whole elements and a valid chunk size");
             SeedFrame {
                 label: format!(
                     "{} [{}..{}) {} {} chunk 2^{chunk_log2}",

@@ -7,8 +7,34 @@ use std::time::Duration;
 use cdma_fuzz::seeds::{seed_frames, synthetic_sources};
 use cdma_fuzz::{cases, run, Campaign, Class, Decoder, ModelDecoder, Mutation, SeedFrame};
 
+/// Seed frames without CRCs (versions 2 and 3): what the machinery tests below damage.
 fn seeds(n: usize) -> Arc<Vec<SeedFrame>> {
-    Arc::new(seed_frames(&synthetic_sources(3), n, 4096, 5))
+    Arc::new(seed_frames(&synthetic_sources(3), n, 4096, 5, false))
+}
+
+/// Seed frames with CRCs (version 4).
+fn seeds_crc(n: usize) -> Arc<Vec<SeedFrame>> {
+    Arc::new(seed_frames(&synthetic_sources(3), n, 4096, 5, true))
+}
+
+/// The model's decoder with its CRC checks disabled: a version 4 frame is rewritten as the
+/// version 3 frame it extends (entry words kept, CRCs dropped) and decoded as such.
+fn ignores_crcs(frame: &[u8]) -> Result<Vec<u8>, String> {
+    if frame.len() < 32 || frame[4] != 4 {
+        return cdma_model::decompress(frame).map_err(|e| e.to_string());
+    }
+    let n = u32::from_le_bytes(frame[8..12].try_into().unwrap()) as usize;
+    let meta = 32 + 8 * n + 4;
+    if frame.len() < meta {
+        return Err("truncated".into());
+    }
+    let mut f = frame[..32].to_vec();
+    f[4] = 3;
+    for i in 0..n {
+        f.extend_from_slice(&frame[32 + 8 * i..36 + 8 * i]);
+    }
+    f.extend_from_slice(&frame[meta..]);
+    cdma_model::decompress(&f).map_err(|e| e.to_string())
 }
 
 fn campaign(frames: u64, threads: usize) -> Campaign {
@@ -155,6 +181,29 @@ fn a_decoder_that_hides_its_errors_is_caught_corrupting_silently() {
     let lenient = run(Arc::new(Lenient), s, &campaign(4000, 2), &|_| {});
     assert_eq!(lenient.count(Class::Detected), 0);
     assert!(lenient.count(Class::Silent) >= model.count(Class::Detected));
+}
+
+/// With CRCs no damaged frame decodes to wrong data; the same campaign against a decoder that
+/// skips the CRC checks finds silent corruptions (bit flips in raw chunks, for one).
+#[test]
+fn with_crcs_nothing_is_silent_and_without_the_check_the_campaign_fails() {
+    let s = seeds_crc(48);
+    assert!(s.iter().all(|f| f.frame[4] == 4));
+    let r = run(
+        Arc::new(ModelDecoder),
+        s.clone(),
+        &campaign(20_000, 2),
+        &|_| {},
+    );
+    assert_eq!(r.count(Class::Silent), 0);
+    assert_eq!(r.count(Class::Panic) + r.count(Class::Hang), 0);
+    assert!(r.count(Class::Detected) > 15_000);
+    let unchecked = run(Arc::new(ignores_crcs), s, &campaign(20_000, 2), &|_| {});
+    assert!(
+        unchecked.count(Class::Silent) > 100,
+        "{}",
+        unchecked.count(Class::Silent)
+    );
 }
 
 #[test]

@@ -25,16 +25,16 @@ pub enum FormatError {
     },
     /// The header's version byte is not one this decoder implements.
     #[error(
-        "unsupported format version {version} (this decoder implements versions 2 and {supported})"
+        "unsupported format version {version} (this decoder implements versions 2 to {supported})"
     )]
     UnsupportedVersion {
         /// Version byte found.
         version: u8,
-        /// Newest version implemented (3).
+        /// Newest version implemented (4).
         supported: u8,
     },
     /// The header's codec byte names no codec of its version (version 2: ZVC only).
-    #[error("unknown codec id {codec} for format version {version} (known: 1 = ZVC, and in version 3 2 = ZVC-X)")]
+    #[error("unknown codec id {codec} for format version {version} (known: 1 = ZVC, and in versions 3 and 4 2 = ZVC-X)")]
     UnknownCodec {
         /// Codec byte found.
         codec: u8,
@@ -134,8 +134,20 @@ pub enum FormatError {
         len: usize,
         /// `n_chunks` from the header.
         n_chunks: u32,
-        /// Header + index bytes (`32 + 4·n_chunks`).
+        /// Header + index bytes (`32 + 4·n_chunks`; version 4: `32 + 8·n_chunks + 4`).
         needed: u64,
+    },
+    /// Version 4: the metadata CRC after the index is not the CRC32C of the index and the
+    /// header: one of them (or the CRC itself) was damaged.
+    #[error(
+        "metadata CRC mismatch: the frame stores {stored:#010x}, its index and header give \
+         {computed:#010x} (header or index damaged)"
+    )]
+    MetaCrcMismatch {
+        /// CRC stored after the index.
+        stored: u32,
+        /// CRC32C of the index bytes followed by the header bytes.
+        computed: u32,
     },
     /// An index entry marks a chunk raw but its stored size is not the chunk's size.
     #[error("index entry {chunk}: raw chunk stored in {stored_len} bytes, but the chunk is {chunk_len} bytes")]
@@ -216,6 +228,25 @@ pub enum FormatError {
         /// [`FormatError::ExcessPayload`].
         #[source]
         source: Box<FormatError>,
+    },
+    /// Version 4: a chunk decoded without error, but its data's CRC32C is not the one its
+    /// index entry stores: the payload was damaged.
+    #[error(
+        "chunk {chunk} (payload bytes {offset}..{end}): CRC32C of the decoded data is \
+         {computed:#010x}, the index says {stored:#010x} (payload damaged)",
+        end = offset + u64::from(*stored_len)
+    )]
+    ChunkCrcMismatch {
+        /// Chunk number.
+        chunk: u32,
+        /// Payload offset of the chunk's stored bytes.
+        offset: u64,
+        /// Stored size of the chunk.
+        stored_len: u32,
+        /// CRC of the index entry.
+        stored: u32,
+        /// CRC32C of the chunk's decoded bytes.
+        computed: u32,
     },
     /// The payload ends before a block (its mask or one of its non-zero elements) is complete.
     #[error(

@@ -1,15 +1,51 @@
-//! The chunked frame (docs/FORMAT.md, versions 2 and 3): `header ‖ index ‖ payload`.
+//! The chunked frame (docs/FORMAT.md, versions 2, 3 and 4): `header ‖ index ‖ payload`.
 //!
 //! The input is cut into chunks of `2^chunk_log2` bytes (the last may be shorter); each chunk
 //! is encoded on its own by the frame's codec ([`crate::zvc`] or [`crate::zvcx`]) and stored
-//! compressed iff that is strictly smaller than the chunk, raw otherwise, so a frame is never more than `32 + 4·n_chunks`
-//! bytes larger than its input. Chunks are independent: [`FrameView::chunk`] decodes any one
-//! of them from the index alone, and the DMA engine streams them with a bounded buffer.
+//! compressed iff that is strictly smaller than the chunk, raw otherwise, so a frame is never
+//! more than its metadata (`32 + 4·n_chunks` bytes, version 4 `36 + 8·n_chunks`) larger than
+//! its input. Chunks are independent: [`FrameView::chunk`] decodes any one of them from the
+//! index alone, and the DMA engine streams them with a bounded buffer. Version 4 adds the
+//! CRC32C of every chunk's data to its index entry and a CRC of the index and header after
+//! the index ([`FrameOptions::crc`]).
 
 use std::ops::Range;
 
-use crate::layout::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
+use crate::layout::{self, crc32c, Header, IndexEntry, HEADER_LEN, META_CRC_LEN};
 use crate::{zvc, zvcx, Codec, ElemType, ElemWidth, FormatError};
+
+/// How [`compress_frame`] writes a frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FrameOptions {
+    /// Codec of the compressed chunks.
+    pub codec: Codec,
+    /// Element type (and so width) of the data.
+    pub elem_type: ElemType,
+    /// Chunks of `2^chunk_log2` uncompressed bytes (7..=24).
+    pub chunk_log2: u8,
+    /// Carry CRC32C checks (a version 4 frame); without, the frame is version 2 or 3.
+    pub crc: bool,
+}
+
+impl FrameOptions {
+    /// The defaults for elements of `elem_type`: ZVC, 4 KiB chunks, CRCs on.
+    pub fn new(elem_type: ElemType) -> FrameOptions {
+        FrameOptions {
+            codec: Codec::Zvc,
+            elem_type,
+            chunk_log2: layout::CHUNK_LOG2_DEFAULT,
+            crc: true,
+        }
+    }
+}
+
+/// Compresses `data` into a frame as `opts` say: version 4 with CRCs, else as
+/// [`compress_with`]. Errors as [`compress_chunked`].
+pub fn compress_frame(data: &[u8], opts: &FrameOptions) -> Result<Vec<u8>, FormatError> {
+    let mut out = Vec::new();
+    compress_frame_into(data, opts, &mut out)?;
+    Ok(out)
+}
 
 /// Compresses `data` (a tensor of `elem`-wide elements) into a frame with the default chunk
 /// size (`2^12` = 4 KiB). See [`compress_chunked`].
@@ -17,7 +53,8 @@ pub fn compress(data: &[u8], elem: ElemWidth) -> Result<Vec<u8>, FormatError> {
     compress_chunked(data, elem, layout::CHUNK_LOG2_DEFAULT)
 }
 
-/// Compresses `data` into a frame with chunks of `2^chunk_log2` bytes.
+/// Compresses `data` into a frame with chunks of `2^chunk_log2` bytes (version 2: ZVC, no
+/// CRCs; [`compress_frame`] writes the other versions).
 ///
 /// Fails with [`FormatError::InputNotWholeElements`] if `data.len()` is not a multiple of
 /// `elem.bytes()`, [`FormatError::BadChunkLog2`] if `chunk_log2` is outside 7..=24, and
@@ -49,8 +86,8 @@ pub fn compress_chunked_into(
 }
 
 /// Compresses `data` (elements of `elem_type`) with `codec` into a frame with chunks of
-/// `2^chunk_log2` bytes: version 2 for raw elements and ZVC (exactly [`compress_chunked`]),
-/// else version 3. Errors as [`compress_chunked`].
+/// `2^chunk_log2` bytes without CRCs: version 2 for raw elements and ZVC (exactly
+/// [`compress_chunked`]), else version 3. Errors as [`compress_chunked`].
 pub fn compress_with(
     data: &[u8],
     codec: Codec,
@@ -70,39 +107,71 @@ pub fn compress_with_into(
     chunk_log2: u8,
     out: &mut Vec<u8>,
 ) -> Result<(), FormatError> {
+    let opts = FrameOptions {
+        codec,
+        elem_type,
+        chunk_log2,
+        crc: false,
+    };
+    compress_frame_into(data, &opts, out)
+}
+
+/// Like [`compress_frame`], appending to `out`. On error `out` is unchanged.
+pub fn compress_frame_into(
+    data: &[u8],
+    opts: &FrameOptions,
+    out: &mut Vec<u8>,
+) -> Result<(), FormatError> {
+    let FrameOptions {
+        codec,
+        elem_type,
+        chunk_log2,
+        crc,
+    } = *opts;
     let elem = elem_type.width();
     // Validate everything before touching `out`, so an error leaves it as it was.
     zvc::check_whole_elements(data.len(), elem)?;
     layout::check_chunk_log2(chunk_log2)?;
     let n_chunks = layout::chunk_count(data.len() as u64, chunk_log2)?;
-    let n = u64::from(n_chunks);
-    let start = out.len();
-    let meta = layout::meta_len(n) as usize;
-    // The frame is at most meta + data (raw fallback), so one reservation suffices but for
-    // the ZVC encoder's own worst-case reservation of the last chunk.
-    out.reserve(meta + data.len());
-    out.resize(start + meta, 0);
-    let index_at = start + HEADER_LEN;
-    for (i, chunk) in data.chunks(1 << chunk_log2).enumerate() {
-        let e = encode_chunk_with(chunk, codec, elem_type, out);
-        let at = index_at + i * INDEX_ENTRY_LEN;
-        out[at..at + INDEX_ENTRY_LEN].copy_from_slice(&e.to_word().to_le_bytes());
-    }
-    let header = Header {
+    let mut header = Header {
         codec,
         elem_type,
         chunk_log2,
         n_chunks,
         uncompressed_len: data.len() as u64,
-        payload_len: (out.len() - start - meta) as u64,
+        payload_len: 0,
+        crc,
     };
+    let start = out.len();
+    let meta = header.meta_len() as usize;
+    // The frame is at most meta + data (raw fallback), so one reservation suffices but for
+    // the ZVC encoder's own worst-case reservation of the last chunk.
+    out.reserve(meta + data.len());
+    out.resize(start + meta, 0);
+    let index_at = start + HEADER_LEN;
+    let entry_len = header.entry_len();
+    for (i, chunk) in data.chunks(1 << chunk_log2).enumerate() {
+        let mut e = encode_chunk_with(chunk, codec, elem_type, out);
+        if crc {
+            e.crc = crc32c(chunk);
+        }
+        let at = index_at + i * entry_len;
+        e.write(&mut out[at..at + entry_len], crc);
+    }
+    header.payload_len = (out.len() - start - meta) as u64;
     header.write(&mut out[start..start + HEADER_LEN]);
+    if crc {
+        let index_end = start + meta - META_CRC_LEN;
+        let m = layout::meta_crc(&out[index_at..index_end], &out[start..index_at]);
+        out[index_end..index_end + META_CRC_LEN].copy_from_slice(&m.to_le_bytes());
+    }
     Ok(())
 }
 
-/// Appends the stored bytes of one chunk to `out` and returns its index entry: the ZVC
-/// payload if it is strictly smaller than the chunk, else the chunk itself (raw). The
-/// chunk must be a whole number of elements and at most `2^24` bytes (callers check).
+/// Appends the stored bytes of one chunk to `out` and returns its index entry (CRC 0; the
+/// caller adds it for a version 4 frame): the ZVC payload if it is strictly smaller than the
+/// chunk, else the chunk itself (raw). The chunk must be a whole number of elements and at
+/// most `2^24` bytes (callers check).
 pub fn encode_chunk(chunk: &[u8], elem: ElemWidth, out: &mut Vec<u8>) -> IndexEntry {
     encode_chunk_with(chunk, Codec::Zvc, ElemType::Raw(elem), out)
 }
@@ -128,6 +197,7 @@ pub fn encode_chunk_with(
         IndexEntry {
             stored_len: stored as u32,
             raw: false,
+            crc: 0,
         }
     } else {
         out.truncate(at);
@@ -135,6 +205,7 @@ pub fn encode_chunk_with(
         IndexEntry {
             stored_len: chunk.len() as u32,
             raw: true,
+            crc: 0,
         }
     }
 }
@@ -197,8 +268,9 @@ pub fn decompress_into(frame: &[u8], out: &mut Vec<u8>) -> Result<(), FormatErro
 }
 
 /// A frame whose header, index and lengths have been checked (rules 1–16 of
-/// docs/FORMAT.md); the chunks' payloads are checked when they are decoded, one by one, so
-/// any chunk can be decoded without reading the others.
+/// docs/FORMAT.md, and in version 4 the metadata CRC); the chunks' payloads (and CRCs) are
+/// checked when they are decoded, one by one, so any chunk can be decoded without reading the
+/// others.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FrameView<'a> {
     header: Header,
@@ -231,13 +303,26 @@ impl<'a> FrameView<'a> {
         }
         // meta <= frame.len(): the index fits in memory, so n_chunks entries can be held.
         let meta = meta as usize;
-        let index_bytes = &frame[HEADER_LEN..meta];
+        let index_end = if header.crc {
+            meta - META_CRC_LEN
+        } else {
+            meta
+        };
+        let index_bytes = &frame[HEADER_LEN..index_end];
+        if header.crc {
+            // Rule 10a: the metadata CRC, before any index entry is believed.
+            let stored = layout::META_CRC_FIELD.get(&frame[index_end..meta]) as u32;
+            let computed = layout::meta_crc(index_bytes, &frame[..HEADER_LEN]);
+            if stored != computed {
+                return Err(FormatError::MetaCrcMismatch { stored, computed });
+            }
+        }
         let n = header.n_chunks as usize;
         let mut index = Vec::with_capacity(n);
         let mut offsets = Vec::with_capacity(n + 1);
         let mut sum = 0u64;
         for i in 0..n {
-            let e = IndexEntry::read(index_bytes, i);
+            let e = IndexEntry::read(index_bytes, i, header.crc);
             e.check(
                 i as u32,
                 header.chunk_len(i as u64),
@@ -296,7 +381,8 @@ impl<'a> FrameView<'a> {
         self.index.len()
     }
 
-    /// Bytes of header + index (where the payload starts in the frame).
+    /// Bytes of header + index (+ the metadata CRC in version 4): where the payload starts in
+    /// the frame.
     pub fn meta_len(&self) -> usize {
         self.header.meta_len() as usize
     }
@@ -325,8 +411,8 @@ impl<'a> FrameView<'a> {
         Ok(self.offsets[i] as usize..self.offsets[i + 1] as usize)
     }
 
-    /// Decodes chunk `i` alone (its payload rule, rule 17, is checked here; no other chunk's
-    /// payload is read).
+    /// Decodes chunk `i` alone (its payload rule, rule 17, and in version 4 its CRC, rule 17a,
+    /// are checked here; no other chunk's payload is read).
     pub fn chunk(&self, i: usize) -> Result<Vec<u8>, FormatError> {
         let mut out = Vec::new();
         self.chunk_into(i, &mut out)?;
@@ -338,6 +424,7 @@ impl<'a> FrameView<'a> {
         let r = self.stored_range(i)?;
         let e = self.index[i];
         let chunk_len = self.header.chunk_len(i as u64) as usize;
+        let at = out.len();
         decode_chunk_with(
             &self.payload[r.clone()],
             e,
@@ -351,7 +438,21 @@ impl<'a> FrameView<'a> {
             offset: r.start as u64,
             stored_len: e.stored_len,
             source: Box::new(source),
-        })
+        })?;
+        if self.header.crc {
+            let computed = crc32c(&out[at..]);
+            if computed != e.crc {
+                out.truncate(at);
+                return Err(FormatError::ChunkCrcMismatch {
+                    chunk: i as u32,
+                    offset: r.start as u64,
+                    stored_len: e.stored_len,
+                    stored: e.crc,
+                    computed,
+                });
+            }
+        }
+        Ok(())
     }
 
     /// Decodes every chunk in order and appends the data to `out`; the first chunk that

@@ -1,4 +1,4 @@
-//! The chunked frame of docs/FORMAT.md (versions 2 and 3) as typed values.
+//! The chunked frame of docs/FORMAT.md (versions 2, 3 and 4) as typed values.
 //!
 //! The layout itself (offsets, sizes, bit positions, constants) is defined once, in
 //! [`cdma_spec::frame`], and re-exported here; this module only adds the typed [`Header`] and
@@ -8,17 +8,20 @@
 
 pub use cdma_spec::field::{markdown_bits, markdown_fields, BitField, Field};
 pub use cdma_spec::frame::{
-    meta_len, n_chunks, BLOCK_ELEMS, CHUNK_LOG2_DEFAULT, CHUNK_LOG2_FIELD, CHUNK_LOG2_MAX,
-    CHUNK_LOG2_MIN, CODEC_FIELD, CODEC_ZVC, CODEC_ZVCX, ELEM_BITS_FIELD, ELEM_TYPE_FIELD,
-    HEADER_FIELDS, HEADER_FIELDS_TYPED, HEADER_LEN, INDEX_ENTRY_LEN, INDEX_FIELDS, INDEX_RAW,
-    INDEX_SIZE, MAGIC, MAGIC_FIELD, MASK_BYTES, N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD,
-    RESERVED_TYPED_FIELD, UNCOMPRESSED_LEN_FIELD, VERSION, VERSION_FIELD, VERSION_TYPED,
+    meta_len, meta_len_crc, n_chunks, BLOCK_ELEMS, CHUNK_LOG2_DEFAULT, CHUNK_LOG2_FIELD,
+    CHUNK_LOG2_MAX, CHUNK_LOG2_MIN, CODEC_FIELD, CODEC_ZVC, CODEC_ZVCX, ELEM_BITS_FIELD,
+    ELEM_TYPE_FIELD, HEADER_FIELDS, HEADER_FIELDS_TYPED, HEADER_LEN, INDEX_CRC_FIELD,
+    INDEX_ENTRY_FIELDS_CRC, INDEX_ENTRY_LEN, INDEX_ENTRY_LEN_CRC, INDEX_FIELDS, INDEX_RAW,
+    INDEX_SIZE, INDEX_WORD_FIELD, MAGIC, MAGIC_FIELD, MASK_BYTES, META_CRC_FIELD, META_CRC_LEN,
+    N_CHUNKS_FIELD, PAYLOAD_LEN_FIELD, RESERVED_FIELD, RESERVED_TYPED_FIELD,
+    UNCOMPRESSED_LEN_FIELD, VERSION, VERSION_CRC, VERSION_FIELD, VERSION_TYPED,
 };
 
 use crate::{Codec, ElemType, ElemWidth, FormatError};
 
 /// A decoded frame header (magic and reserved bytes are implied; the version follows from
-/// the type and codec: 2 for raw elements and ZVC, else 3).
+/// the CRC flag, the type and the codec: 4 with CRCs, else 2 for raw elements and ZVC, else
+/// 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
     /// Codec of the compressed chunks.
@@ -33,6 +36,22 @@ pub struct Header {
     pub uncompressed_len: u64,
     /// Bytes of payload (sum of the index's stored sizes).
     pub payload_len: u64,
+    /// The frame carries CRC32C checks (version 4): each index entry the CRC of its chunk's
+    /// data, and a metadata CRC after the index.
+    pub crc: bool,
+}
+
+/// CRC32C (Castagnoli; reflected, initial value and final XOR `0xFFFF_FFFF`, the CRC of
+/// iSCSI, ext4 and NVMe) of `data`: `crc32c(b"123456789") == 0xE306_9283`.
+pub fn crc32c(data: &[u8]) -> u32 {
+    ::crc32c::crc32c(data)
+}
+
+/// The version 4 metadata CRC: CRC32C of the index bytes followed by the 32 header bytes.
+/// The index comes first because the engine knows the header (`payload_len`) only after the
+/// last chunk, when the index has already streamed out.
+pub fn meta_crc(index: &[u8], header: &[u8]) -> u32 {
+    ::crc32c::crc32c_append(::crc32c::crc32c(index), header)
 }
 
 /// Fails with [`FormatError::BadChunkLog2`] unless `chunk_log2` is in
@@ -55,12 +74,22 @@ impl Header {
         self.elem_type.width()
     }
 
-    /// The version this header is written as: 2 (readable by version 2 decoders) for raw
-    /// elements and ZVC, else 3.
+    /// The version this header is written as: 4 with CRCs, else 2 (readable by version 2
+    /// decoders) for raw elements and ZVC, else 3.
     pub fn version(&self) -> u8 {
-        match (self.codec, self.elem_type) {
-            (Codec::Zvc, ElemType::Raw(_)) => VERSION,
+        match (self.crc, self.codec, self.elem_type) {
+            (true, _, _) => VERSION_CRC,
+            (false, Codec::Zvc, ElemType::Raw(_)) => VERSION,
             _ => VERSION_TYPED,
+        }
+    }
+
+    /// Bytes of one index entry: 8 with CRCs (version 4), else 4.
+    pub fn entry_len(&self) -> usize {
+        if self.crc {
+            INDEX_ENTRY_LEN_CRC
+        } else {
+            INDEX_ENTRY_LEN
         }
     }
 
@@ -107,15 +136,15 @@ impl Header {
             });
         }
         let version = VERSION_FIELD.get(frame) as u8;
-        if version != VERSION && version != VERSION_TYPED {
+        if !(VERSION..=VERSION_CRC).contains(&version) {
             return Err(FormatError::UnsupportedVersion {
                 version,
-                supported: VERSION_TYPED,
+                supported: VERSION_CRC,
             });
         }
         let id = CODEC_FIELD.get(frame) as u8;
         let codec = match Codec::from_id(id) {
-            Some(c) if version == VERSION_TYPED || c == Codec::Zvc => c,
+            Some(c) if version != VERSION || c == Codec::Zvc => c,
             _ => return Err(FormatError::UnknownCodec { codec: id, version }),
         };
         let elem = ElemWidth::from_bits(ELEM_BITS_FIELD.get(frame) as u32)?;
@@ -154,6 +183,7 @@ impl Header {
             n_chunks,
             uncompressed_len,
             payload_len: PAYLOAD_LEN_FIELD.get(frame),
+            crc: version == VERSION_CRC,
         })
     }
 
@@ -171,10 +201,16 @@ impl Header {
             .min(self.chunk_bytes())
     }
 
-    /// Bytes of header + index, `32 + 4·n_chunks`: where the payload starts in a frame file,
-    /// and the size of the metadata region the DMA engine writes at `meta_addr`.
+    /// Bytes of header + index, `32 + 4·n_chunks` (version 4: + 4 more per entry and the
+    /// 4-byte metadata CRC): where the payload starts in a frame file, and the size of the
+    /// metadata region the DMA engine writes at `meta_addr`.
     pub fn meta_len(&self) -> u64 {
-        meta_len(u64::from(self.n_chunks))
+        let n = u64::from(self.n_chunks);
+        if self.crc {
+            meta_len_crc(n)
+        } else {
+            meta_len(n)
+        }
     }
 }
 
@@ -203,14 +239,17 @@ pub struct IndexEntry {
     pub stored_len: u32,
     /// Stored raw (`stored_len` = the chunk's size) rather than ZVC-compressed.
     pub raw: bool,
+    /// Version 4: CRC32C of the chunk's uncompressed bytes (0 in a frame without CRCs).
+    pub crc: u32,
 }
 
 impl IndexEntry {
-    /// Decodes a little-endian index word.
+    /// Decodes a little-endian index word (the CRC is left 0).
     pub fn from_word(w: u32) -> IndexEntry {
         IndexEntry {
             stored_len: INDEX_SIZE.get(u64::from(w)) as u32,
             raw: INDEX_RAW.get(u64::from(w)) == 1,
+            crc: 0,
         }
     }
 
@@ -220,12 +259,28 @@ impl IndexEntry {
         INDEX_RAW.set(w, u64::from(self.raw)) as u32
     }
 
-    /// Reads entry `i` of the index that starts at `index[0]` (caller checked the length).
-    pub fn read(index: &[u8], i: usize) -> IndexEntry {
-        let at = i * INDEX_ENTRY_LEN;
-        let mut w = [0u8; INDEX_ENTRY_LEN];
-        w.copy_from_slice(&index[at..at + INDEX_ENTRY_LEN]);
-        IndexEntry::from_word(u32::from_le_bytes(w))
+    /// Reads entry `i` of the index that starts at `index[0]`, of 8-byte entries with a CRC
+    /// (version 4) if `with_crc`, else of 4-byte ones (caller checked the length).
+    pub fn read(index: &[u8], i: usize, with_crc: bool) -> IndexEntry {
+        let len = if with_crc {
+            INDEX_ENTRY_LEN_CRC
+        } else {
+            INDEX_ENTRY_LEN
+        };
+        let entry = &index[i * len..(i + 1) * len];
+        let mut e = IndexEntry::from_word(INDEX_WORD_FIELD.get(entry) as u32);
+        if with_crc {
+            e.crc = INDEX_CRC_FIELD.get(entry) as u32;
+        }
+        e
+    }
+
+    /// Writes the entry into `dst`: its word, then its CRC if `with_crc` (8 bytes, else 4).
+    pub fn write(self, dst: &mut [u8], with_crc: bool) {
+        INDEX_WORD_FIELD.put(dst, u64::from(self.to_word()));
+        if with_crc {
+            INDEX_CRC_FIELD.put(dst, u64::from(self.crc));
+        }
     }
 
     /// Checks the entry of chunk `chunk` (uncompressed size `chunk_len`) of a frame of
@@ -280,6 +335,7 @@ mod tests {
             n_chunks: 0x0A0B_0C0D,
             uncompressed_len: 0x0102_0304_0506_0708,
             payload_len: 0x1112_1314_1516_1718,
+            crc: false,
         };
         let b = h.to_bytes();
         assert_eq!(
@@ -305,6 +361,29 @@ mod tests {
             ..t
         };
         assert_eq!(Header::parse(&consistent.to_bytes()), Ok(consistent));
+        // With CRCs: version 4, 8-byte entries and the metadata CRC after the index.
+        let checked = Header {
+            crc: true,
+            ..consistent
+        };
+        assert_eq!(checked.to_bytes()[4], 4);
+        assert_eq!(Header::parse(&checked.to_bytes()), Ok(checked));
+        assert_eq!((checked.entry_len(), checked.meta_len()), (8, 32 + 16 + 4));
+        let plain_zvc = Header {
+            codec: Codec::Zvc,
+            elem_type: ElemType::Raw(ElemWidth::W16),
+            ..checked
+        };
+        assert_eq!(Header::parse(&plain_zvc.to_bytes()), Ok(plain_zvc));
+    }
+
+    /// The check value of CRC-32C (the CRC catalogue's `CRC-32/ISCSI`), and the metadata CRC
+    /// as one CRC over the index and header bytes.
+    #[test]
+    fn crc32c_check_value() {
+        assert_eq!(crc32c(b"123456789"), 0xE306_9283);
+        assert_eq!(meta_crc(b"1234", b"56789"), 0xE306_9283);
+        assert_eq!(crc32c(b""), 0);
     }
 
     #[test]
@@ -316,6 +395,7 @@ mod tests {
             n_chunks: 3,
             uncompressed_len: 300,
             payload_len: 0,
+            crc: false,
         };
         assert_eq!(
             (0..4).map(|i| h.chunk_len(i)).collect::<Vec<_>>(),
@@ -335,6 +415,7 @@ mod tests {
         let e = IndexEntry {
             stored_len: 0x1234,
             raw: true,
+            crc: 0,
         };
         assert_eq!(e.to_word(), 0x8000_1234);
         assert_eq!(IndexEntry::from_word(0x8000_1234), e);
@@ -342,15 +423,28 @@ mod tests {
             IndexEntry::from_word(0x7FFF_FFFF),
             IndexEntry {
                 stored_len: 0x7FFF_FFFF,
-                raw: false
+                raw: false,
+                crc: 0
             }
         );
+        let sixteen = IndexEntry {
+            stored_len: 16,
+            raw: true,
+            crc: 0,
+        };
         assert_eq!(
-            IndexEntry::read(&[0, 0, 0, 0, 0x10, 0, 0, 0x80], 1),
-            IndexEntry {
-                stored_len: 16,
-                raw: true
-            }
+            IndexEntry::read(&[0, 0, 0, 0, 0x10, 0, 0, 0x80], 1, false),
+            sixteen
         );
+        // Version 4: the word, then the CRC, little-endian.
+        let bytes = [0x10, 0, 0, 0x80, 0x78, 0x56, 0x34, 0x12];
+        let with_crc = IndexEntry {
+            crc: 0x1234_5678,
+            ..sixteen
+        };
+        assert_eq!(IndexEntry::read(&bytes, 0, true), with_crc);
+        let mut b = [0u8; 8];
+        with_crc.write(&mut b, true);
+        assert_eq!(b, bytes);
     }
 }

@@ -37,9 +37,9 @@ mod error;
 pub use elem_type::{Codec, ElemType};
 pub use error::FormatError;
 pub use frame::{
-    compress, compress_chunked, compress_chunked_into, compress_into, compress_with,
-    compress_with_into, decode_chunk, decode_chunk_with, decompress, decompress_into, encode_chunk,
-    encode_chunk_with, FrameView,
+    compress, compress_chunked, compress_chunked_into, compress_frame, compress_frame_into,
+    compress_into, compress_with, compress_with_into, decode_chunk, decode_chunk_with, decompress,
+    decompress_into, encode_chunk, encode_chunk_with, FrameOptions, FrameView,
 };
 
 /// Width of one tensor element. The codec never interprets elements as numbers; the width
@@ -141,6 +141,33 @@ mod tests {
             zvc::encode(&data, ElemWidth::W32).unwrap(),
             [0x06, 0, 0, 0, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x80]
         );
+    }
+
+    /// The same example as a version 4 frame (CRCs on, the default of [`FrameOptions::new`]).
+    /// The CRCs were computed by a bit-serial CRC-32C written independently of the `crc32c`
+    /// crate (polynomial 0x82F63B78 reflected, init and final XOR 0xFFFFFFFF).
+    #[test]
+    fn pinned_frame_e32_format_md_example_with_crc() {
+        let data = [
+            0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x80, 0x3F, 0x00, 0x00, 0x00, 0x80,
+        ];
+        let expected: Vec<u8> = [
+            &b"cDMA"[..],               // magic
+            &[4, 1, 32, 12],            // version 4, codec ZVC, elem_bits, chunk_log2
+            &[1, 0, 0, 0],              // n_chunks
+            &[0, 0, 0, 0],              // elem_type raw, reserved
+            &[12, 0, 0, 0, 0, 0, 0, 0], // uncompressed_len = 12
+            &[12, 0, 0, 0, 0, 0, 0, 0], // payload_len = 12
+            &[12, 0, 0, 0x80],          // index entry: 12 bytes, raw
+            &[0xA2, 0xE8, 0x05, 0x4C],  // its CRC32C, 0x4C05E8A2
+            &[0xCC, 0x28, 0xA1, 0x1D],  // metadata CRC (index, then header), 0x1DA128CC
+            &data,                      // the chunk itself
+        ]
+        .concat();
+        let opts = FrameOptions::new(ElemType::Raw(ElemWidth::W32));
+        assert_eq!(compress_frame(&data, &opts).unwrap(), expected);
+        assert_eq!(decompress(&expected).unwrap(), data);
+        assert_eq!(layout::crc32c(&data), 0x4C05_E8A2);
     }
 
     /// E=8, n=37: one full block and a partial block of 5 elements, computed by hand; the

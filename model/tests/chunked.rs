@@ -185,6 +185,7 @@ fn forged_huge_frame_fails_without_allocating_its_claimed_size() {
         n_chunks: n,
         uncompressed_len: u64::from(n) << 24,
         payload_len: 4 * u64::from(n),
+        crc: false,
     };
     let mut f = h.to_bytes().to_vec();
     for _ in 0..n {

@@ -24,6 +24,10 @@ fn format_md_contains_the_frame_tables() {
                 markdown_fields(&frame::HEADER_FIELDS_TYPED, false),
             ),
             ("index entry", markdown_bits(&frame::INDEX_FIELDS)),
+            (
+                "version 4 index entry",
+                markdown_fields(&frame::INDEX_ENTRY_FIELDS_CRC, false),
+            ),
             ("element type", zvcx::markdown_types()),
             ("ZVC-X mode", zvcx::markdown_modes()),
             ("ZVC-X exponent delta", zvcx::markdown_deltas()),

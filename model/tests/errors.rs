@@ -5,8 +5,8 @@ use std::collections::BTreeSet;
 
 use cdma_model::zvcx::ZvcxError;
 use cdma_model::{
-    compress, compress_chunked, compress_with, decompress, layout, zvc, Codec, ElemType, ElemWidth,
-    FormatError, FrameView,
+    compress, compress_chunked, compress_frame, compress_with, decompress, layout, zvc, Codec,
+    ElemType, ElemWidth, FormatError, FrameOptions, FrameView,
 };
 
 /// Name of a variant. The match has no wildcard, so adding a variant without extending this
@@ -41,10 +41,12 @@ fn variant(e: &FormatError) -> &'static str {
         FormatError::UnknownElemType { .. } => "UnknownElemType",
         FormatError::ElemTypeWidthMismatch { .. } => "ElemTypeWidthMismatch",
         FormatError::ZvcX(_) => "ZvcX",
+        FormatError::MetaCrcMismatch { .. } => "MetaCrcMismatch",
+        FormatError::ChunkCrcMismatch { .. } => "ChunkCrcMismatch",
     }
 }
 
-const ALL_VARIANTS: [&str; 28] = [
+const ALL_VARIANTS: [&str; 30] = [
     "HeaderTooShort",
     "BadMagic",
     "UnsupportedVersion",
@@ -73,6 +75,8 @@ const ALL_VARIANTS: [&str; 28] = [
     "UnknownElemType",
     "ElemTypeWidthMismatch",
     "ZvcX",
+    "MetaCrcMismatch",
+    "ChunkCrcMismatch",
 ];
 
 /// A valid E=32 frame of 72 elements in chunks of 2^7 bytes (128, 128, 32 bytes):
@@ -92,6 +96,19 @@ fn sample() -> (Vec<u8>, Vec<u8>) {
 
 const P: usize = 44; // payload offset in the sample frame
 const C2: usize = P + 88 + 128; // chunk 2's stored bytes in the sample frame
+
+/// The sample's data as a version 4 frame (CRCs): 60 bytes of header, index of 8-byte
+/// entries and metadata CRC, then the same 244 payload bytes.
+fn sample_crc() -> (Vec<u8>, Vec<u8>) {
+    let (_, data) = sample();
+    let opts = FrameOptions {
+        chunk_log2: 7,
+        ..FrameOptions::new(ElemType::Raw(ElemWidth::W32))
+    };
+    (compress_frame(&data, &opts).unwrap(), data)
+}
+
+const P4: usize = 60; // payload offset in the version 4 sample frame
 
 fn patch(f: &[u8], at: usize, bytes: &[u8]) -> Vec<u8> {
     let mut g = f.to_vec();
@@ -138,7 +155,7 @@ fn cases() -> Vec<Case> {
         decompress(&patch(&good, 4, &[1])),
         FormatError::UnsupportedVersion {
             version: 1,
-            supported: 3,
+            supported: 4,
         },
     ));
     v.push((
@@ -439,6 +456,40 @@ fn cases() -> Vec<Case> {
             max: u32::MAX as u64,
         },
     ));
+    // Version 4: the metadata CRC (rule 10a) and the chunks' CRCs (rule 17a).
+    let (checked, data) = sample_crc();
+    let stored_meta = u32::from_le_bytes(checked[56..60].try_into().unwrap());
+    let damaged = patch(&checked, 40, &[checked[40] ^ 0x10]);
+    v.push((
+        "version 4, an index entry's CRC damaged",
+        decompress(&damaged),
+        FormatError::MetaCrcMismatch {
+            stored: stored_meta,
+            computed: layout::meta_crc(&damaged[32..56], &damaged[..32]),
+        },
+    ));
+    // Chunk 1 is stored raw at payload offset 88: a flipped bit there decodes "fine".
+    let damaged = patch(&checked, P4 + 88 + 5, &[checked[P4 + 88 + 5] ^ 1]);
+    v.push((
+        "version 4, a bit of the raw chunk 1 flipped",
+        decompress(&damaged),
+        FormatError::ChunkCrcMismatch {
+            chunk: 1,
+            offset: 88,
+            stored_len: 128,
+            stored: layout::crc32c(&data[128..256]),
+            computed: layout::crc32c(&damaged[P4 + 88..P4 + 216]),
+        },
+    ));
+    v.push((
+        "version 4 frame cut inside its metadata CRC",
+        decompress(&checked[..58]),
+        FormatError::IndexTruncated {
+            len: 58,
+            n_chunks: 3,
+            needed: 60,
+        },
+    ));
     v.push((
         "chunk 3 of 3",
         FrameView::parse(&good).unwrap().chunk(3),
@@ -482,6 +533,23 @@ fn sample_frame_is_as_described() {
     assert_eq!(words, [88, 0x8000_0080, 28]);
     assert_eq!(good[C2], 0xDB);
     assert_eq!(decompress(&good).unwrap(), data);
+}
+
+#[test]
+fn sample_crc_frame_is_as_described() {
+    let (f, data) = sample_crc();
+    assert_eq!(f.len(), 304);
+    assert_eq!(f[4], 4);
+    let v = FrameView::parse(&f).unwrap();
+    assert_eq!(v.meta_len(), P4);
+    let words: Vec<u32> = v.index().iter().map(|e| e.to_word()).collect();
+    assert_eq!(words, [88, 0x8000_0080, 28]);
+    for (i, e) in v.index().iter().enumerate() {
+        let chunk = &data[128 * i..(128 * i + 128).min(data.len())];
+        assert_eq!(e.crc, layout::crc32c(chunk), "chunk {i}");
+    }
+    assert_eq!(&f[P4..], &sample().0[44..]);
+    assert_eq!(decompress(&f).unwrap(), data);
 }
 
 #[test]

@@ -1,9 +1,10 @@
-//! The chunked frame (format versions 2 and 3): header, chunk index, payload.
+//! The chunked frame (format versions 2, 3 and 4): header, chunk index, payload.
 //!
-//! A frame is `header ‖ index ‖ payload`. The source is cut into chunks of `2^chunk_log2`
-//! uncompressed bytes (the last one may be shorter); each chunk is ZVC-compressed on its own and
-//! stored compressed when that is strictly smaller than the chunk, raw otherwise. The index has
-//! one 32-bit entry per chunk (stored size + raw flag). The DMA engine writes the header and
+//! A frame is `header ‖ index ‖ payload` (version 4: `header ‖ index ‖ meta_crc ‖ payload`).
+//! The source is cut into chunks of `2^chunk_log2` uncompressed bytes (the last one may be
+//! shorter); each chunk is compressed on its own and stored compressed when that is strictly
+//! smaller than the chunk, raw otherwise. The index has one entry per chunk: a 32-bit word
+//! (stored size + raw flag), and in version 4 the CRC32C of the chunk's uncompressed bytes. The DMA engine writes the header and
 //! index at the descriptor's metadata address and the payload at its destination, so a frame
 //! file is exactly what memory holds when `meta + meta_len == dst`.
 
@@ -21,14 +22,15 @@ pub const VERSION_FIELD: Field = Field {
     name: "version",
     offset: 4,
     size: 1,
-    description: "3 (typed chunked frame), or 2 (untyped: `elem_type` raw and codec ZVC)",
+    description:
+        "4 (typed, with CRC32C), 3 (typed), or 2 (untyped: `elem_type` raw and codec ZVC; no CRC)",
 };
 /// `codec`: encoding of the compressed chunks.
 pub const CODEC_FIELD: Field = Field {
     name: "codec",
     offset: 5,
     size: 1,
-    description: "1 = ZVC, 2 = ZVC-X (version 3 only)",
+    description: "1 = ZVC, 2 = ZVC-X (versions 3 and 4)",
 };
 /// `elem_bits`: element width.
 pub const ELEM_BITS_FIELD: Field = Field {
@@ -60,14 +62,14 @@ pub const RESERVED_FIELD: Field = Field {
     size: 4,
     description: "0",
 };
-/// `elem_type` (version 3): the element type, a code of `crate::zvcx::ELEM_TYPES`.
+/// `elem_type` (versions 3 and 4): the element type, a code of `crate::zvcx::ELEM_TYPES`.
 pub const ELEM_TYPE_FIELD: Field = Field {
     name: "elem_type",
     offset: 12,
     size: 1,
     description: "element type (table below); 0 = raw; a float type's width is `elem_bits`",
 };
-/// `reserved` (version 3): must be zero.
+/// `reserved` (versions 3 and 4): must be zero.
 pub const RESERVED_TYPED_FIELD: Field = Field {
     name: "reserved",
     offset: 13,
@@ -103,7 +105,7 @@ pub const HEADER_FIELDS: [Field; 9] = [
     PAYLOAD_LEN_FIELD,
 ];
 
-/// All header fields of a version 3 frame in offset order (docs/FORMAT.md's table).
+/// All header fields of a version 3 or 4 frame in offset order (docs/FORMAT.md's table).
 pub const HEADER_FIELDS_TYPED: [Field; 10] = [
     MAGIC_FIELD,
     VERSION_FIELD,
@@ -127,6 +129,10 @@ pub const MAGIC: [u8; 4] = *b"cDMA";
 pub const VERSION: u8 = 2;
 /// The format version of a typed frame (`elem_type` byte; codec ZVC or ZVC-X).
 pub const VERSION_TYPED: u8 = 3;
+/// The format version of a frame with CRC32C integrity checks: a version 3 frame whose index
+/// entries carry the CRC32C of their chunk's uncompressed bytes ([`INDEX_ENTRY_FIELDS_CRC`])
+/// and whose index is followed by [`META_CRC_FIELD`].
+pub const VERSION_CRC: u8 = 4;
 /// Codec id of zero-value compression.
 pub const CODEC_ZVC: u8 = 1;
 /// Codec id of ZVC-X, the float-aware block codec (`crate::zvcx`).
@@ -161,9 +167,44 @@ pub const INDEX_RAW: BitField = BitField {
 /// All index entry fields.
 pub const INDEX_FIELDS: [BitField; 2] = [INDEX_SIZE, INDEX_RAW];
 
-/// Bytes of header + index for `n_chunks` chunks (the metadata region the engine writes).
+/// Bytes of one version 4 chunk index entry: the entry word and the chunk's CRC32C.
+pub const INDEX_ENTRY_LEN_CRC: usize = 8;
+/// Version 4 index entry: the 32-bit word of a version 2/3 entry ([`INDEX_FIELDS`]).
+pub const INDEX_WORD_FIELD: Field = Field {
+    name: "entry",
+    offset: 0,
+    size: 4,
+    description: "`stored_len` and `raw`, the 32-bit entry of versions 2 and 3 (table above)",
+};
+/// Version 4 index entry: CRC32C of the chunk's uncompressed bytes.
+pub const INDEX_CRC_FIELD: Field = Field {
+    name: "crc",
+    offset: 4,
+    size: 4,
+    description: "CRC32C (Castagnoli) of the chunk's uncompressed bytes, raw or compressed alike",
+};
+/// The fields of a version 4 index entry; they tile [`INDEX_ENTRY_LEN_CRC`] (tested).
+pub const INDEX_ENTRY_FIELDS_CRC: [Field; 2] = [INDEX_WORD_FIELD, INDEX_CRC_FIELD];
+/// Version 4: the metadata CRC, right after the index (its offset is `32 + 8·n_chunks`, so
+/// [`Field::offset`] here is relative to the end of the index).
+pub const META_CRC_FIELD: Field = Field {
+    name: "meta_crc",
+    offset: 0,
+    size: 4,
+    description: "CRC32C of the index bytes followed by the 32 header bytes",
+};
+/// Bytes of [`META_CRC_FIELD`].
+pub const META_CRC_LEN: usize = 4;
+
+/// Bytes of header + index for `n_chunks` chunks of a version 2 or 3 frame (the metadata
+/// region the engine writes).
 pub const fn meta_len(n_chunks: u64) -> u64 {
     HEADER_LEN as u64 + INDEX_ENTRY_LEN as u64 * n_chunks
+}
+
+/// Bytes of header + index + metadata CRC for `n_chunks` chunks of a version 4 frame.
+pub const fn meta_len_crc(n_chunks: u64) -> u64 {
+    HEADER_LEN as u64 + INDEX_ENTRY_LEN_CRC as u64 * n_chunks + META_CRC_LEN as u64
 }
 
 /// Number of chunks of `len` bytes cut at `2^chunk_log2`.
@@ -182,6 +223,8 @@ mod tests {
         check_tiling(&HEADER_FIELDS_TYPED, HEADER_LEN).unwrap();
         assert_eq!(MAGIC_FIELD.size, MAGIC.len());
         check_bits(&INDEX_FIELDS, 32).unwrap();
+        check_tiling(&INDEX_ENTRY_FIELDS_CRC, INDEX_ENTRY_LEN_CRC).unwrap();
+        assert_eq!(META_CRC_FIELD.size, META_CRC_LEN);
     }
 
     #[test]
@@ -191,6 +234,7 @@ mod tests {
         assert_eq!(n_chunks(4096, 12), 1);
         assert_eq!(n_chunks(4097, 12), 2);
         assert_eq!(meta_len(256), 32 + 1024);
+        assert_eq!(meta_len_crc(256), 32 + 2048 + 4);
         assert!((1u64 << CHUNK_LOG2_MAX) < INDEX_SIZE.mask());
     }
 }

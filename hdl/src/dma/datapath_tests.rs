@@ -449,6 +449,7 @@ fn zvcx_decompress_flags_a_damaged_chunk() {
     let entry = cdma_model::layout::IndexEntry {
         stored_len: bad[1].0 as u32,
         raw: false,
+        crc: 0,
     };
     let stored = &payload[at..at + bad[1].0 as usize];
     let refused =

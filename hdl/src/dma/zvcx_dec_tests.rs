@@ -99,6 +99,7 @@ fn model_decode(chunks: &[Chunk], t: ElemType) -> Option<Vec<u8>> {
         let e = IndexEntry {
             stored_len: c.stored.len() as u32,
             raw: c.raw,
+            crc: 0,
         };
         decode_chunk_with(&c.stored, e, c.len, Codec::ZvcX, t, &mut out).ok()?;
     }

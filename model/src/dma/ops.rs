@@ -204,6 +204,7 @@ fn compress(
         n_chunks: n as u32,
         uncompressed_len: len,
         payload_len: off,
+        crc: false,
     };
     let mut meta = header.to_bytes().to_vec();
     meta.extend_from_slice(&index);
@@ -228,6 +229,11 @@ fn decompress(
     let Ok(h) = Header::parse(&hb) else {
         return OpResult::early(code::BAD_HEADER);
     };
+    // The engine reads versions 2 and 3: a version 4 frame (CRC32C) is an unknown version to
+    // it, as to the RTL's header check, until the engine checks CRCs.
+    if h.crc {
+        return OpResult::early(code::BAD_HEADER);
+    }
     // The frame must hold the elements the descriptor names (a width the engine does not
     // compress was refused in step 3).
     if h.elem() != elem {
@@ -267,7 +273,7 @@ fn decompress(
         let Ok(word) = word else {
             return stop(i, code::READ_ERROR);
         };
-        let e = IndexEntry::read(&word, 0);
+        let e = IndexEntry::read(&word, 0, false);
         if e.check(i, h.chunk_len(u64::from(i)), h.codec, h.elem())
             .is_err()
         {

@@ -227,7 +227,7 @@ pub fn bad_index(engine: &EngineConfig, seed: u64, fault: IndexFault) -> Scenari
     decompress_between_copies(b, &data, chunk, &label, codes::BAD_INDEX, |m, _| {
         let mut extra = 0u32;
         let at = |k: usize| HEADER_LEN + k * INDEX_ENTRY_LEN;
-        let entry = |m: &Vec<u8>, k: usize| IndexEntry::read(&m[HEADER_LEN..], k);
+        let entry = |m: &Vec<u8>, k: usize| IndexEntry::read(&m[HEADER_LEN..], k, false);
         let set = |m: &mut Vec<u8>, k: usize, e: IndexEntry| {
             m[at(k)..at(k) + 4].copy_from_slice(&e.to_word().to_le_bytes());
         };
@@ -270,7 +270,7 @@ pub fn bad_payload(engine: &EngineConfig, seed: u64) -> Scenario {
     let data = relu_data(4 * (1 << chunk) / eb, elem, &mut b.rng);
     let label = "DECOMPRESS bad payload";
     decompress_between_copies(b, &data, chunk, label, codes::BAD_PAYLOAD, |m, p| {
-        let e = IndexEntry::read(&m[HEADER_LEN..], 1);
+        let e = IndexEntry::read(&m[HEADER_LEN..], 1, false);
         assert!(!e.raw, "chunk 1 is ReLU-like");
         let mut at = stored_offset(m, 1);
         // Skip blocks with an empty mask: their elements are all implicit.
@@ -311,7 +311,7 @@ pub fn mask_past_end(engine: &EngineConfig, seed: u64) -> Scenario {
             3,
             "two full chunks and the 40 elements"
         );
-        let mut e = IndexEntry::read(&m[HEADER_LEN..], 2);
+        let mut e = IndexEntry::read(&m[HEADER_LEN..], 2, false);
         assert!(!e.raw, "the last chunk is sparse");
         let start = stored_offset(m, 2);
         let mask0 = u32::from_le_bytes(p[start..start + 4].try_into().expect("4 bytes"));

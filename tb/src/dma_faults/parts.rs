@@ -180,7 +180,7 @@ pub(super) fn push_decompress(
 /// Byte offset in the payload where chunk `i`'s stored bytes start.
 pub(super) fn stored_offset(meta: &[u8], i: usize) -> usize {
     (0..i)
-        .map(|k| IndexEntry::read(&meta[HEADER_LEN..], k).stored_len as usize)
+        .map(|k| IndexEntry::read(&meta[HEADER_LEN..], k, false).stored_len as usize)
         .sum()
 }
 

@@ -43,7 +43,7 @@ fn float_of(elem: ElemWidth, rng: &mut impl Rng) -> ElemType {
 
 /// Whether the model refuses chunk `k` of the frame `(meta, payload)`.
 fn model_refuses(meta: &[u8], payload: &[u8], k: usize, chunk_len: usize, ty: ElemType) -> bool {
-    let e = IndexEntry::read(&meta[HEADER_LEN..], k);
+    let e = IndexEntry::read(&meta[HEADER_LEN..], k, false);
     let at = stored_offset(meta, k);
     let stored = &payload[at..at + e.stored_len as usize];
     decode_chunk_with(stored, e, chunk_len, Codec::ZvcX, ty, &mut Vec::new()).is_err()
@@ -52,12 +52,13 @@ fn model_refuses(meta: &[u8], payload: &[u8], k: usize, chunk_len: usize, ty: El
 /// Sets chunk `k`'s entry to `stored` bytes (coded), replacing its stored bytes with `bytes`
 /// and moving the header's `payload_len` by the difference; returns the difference.
 fn restore(meta: &mut [u8], payload: &mut Vec<u8>, k: usize, bytes: &[u8]) -> i64 {
-    let e = IndexEntry::read(&meta[HEADER_LEN..], k);
+    let e = IndexEntry::read(&meta[HEADER_LEN..], k, false);
     let at = stored_offset(meta, k);
     payload.splice(at..at + e.stored_len as usize, bytes.iter().copied());
     let ne = IndexEntry {
         stored_len: bytes.len() as u32,
         raw: false,
+        crc: 0,
     };
     let w = HEADER_LEN + k * INDEX_ENTRY_LEN;
     meta[w..w + 4].copy_from_slice(&ne.to_word().to_le_bytes());
@@ -93,7 +94,7 @@ pub fn zvcx_fault(engine: &EngineConfig, seed: u64, fault: ZvcxFault) -> Scenari
         &label,
         intent,
         |m, p| {
-            let e = IndexEntry::read(&m[HEADER_LEN..], 1);
+            let e = IndexEntry::read(&m[HEADER_LEN..], 1, false);
             assert!(!e.raw, "chunk 1 is ReLU-like");
             let at = stored_offset(m, 1);
             let coded = p[at..at + e.stored_len as usize].to_vec();
