@@ -9,6 +9,7 @@
 
 pub mod bus_codec;
 pub mod compressor;
+pub mod crc;
 pub mod decompressor;
 pub mod dma;
 pub mod emit;

@@ -19,6 +19,8 @@
 //! * [`Mux2`]: a 2:1 multiplexer between children (keeps Verilator's graph loop-free).
 //! * [`StridePack`]: 32 lanes of `F` bits each packed back to back (the ZVC-X encoder's
 //!   field packer, `F` chosen per block).
+//! * [`XorMatrix`], [`ByteKeep`]: a constant GF(2) matrix (the CRC units' update) and a
+//!   beat's leading bytes.
 //!
 //! The DMA's `ChunkFifo` and `HeaderPack` also have Verilog bodies but are engine blocks,
 //! not primitives; they stay with the engine in `dma/`.
@@ -27,6 +29,7 @@ use rust_hdl::core::prelude::*;
 
 mod byte_compact;
 mod byte_expand;
+mod byte_keep;
 mod compact;
 mod en_reg;
 mod expand;
@@ -40,10 +43,12 @@ mod stride_pack;
 mod thermo;
 #[cfg(test)]
 pub(crate) mod verilog_check;
+mod xor_matrix;
 mod zero_extend;
 
 pub use byte_compact::ByteCompact;
 pub use byte_expand::ByteExpand;
+pub use byte_keep::ByteKeep;
 pub use compact::Compact;
 pub use en_reg::EnReg;
 pub use expand::Expand;
@@ -55,6 +60,7 @@ pub use popcount::{PopCount, PopCount32, StrobeCount};
 pub use reg_queue::RegQueue;
 pub use stride_pack::StridePack;
 pub use thermo::Thermo;
+pub use xor_matrix::XorMatrix;
 pub use zero_extend::ZeroExtend;
 
 /// The bytes of a vector, byte `j` = bits `[8j +: 8]` (simulation models of the byte-lane
