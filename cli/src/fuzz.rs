@@ -58,6 +58,10 @@ pub struct Args {
     /// Save the kept cases here (`.frame` + `.data` each; fuzz/cases is what the tests replay).
     #[arg(long, value_name = "DIR")]
     save: Option<PathBuf>,
+    /// Random descriptor chains with bad fields to run on the golden DMA model after the
+    /// frames (0: none). Chain `i` replays alone from the seed and `i`.
+    #[arg(long, default_value_t = 10_000)]
+    chains: u64,
 }
 
 fn parse_class(s: &str) -> Result<Class, String> {
@@ -173,6 +177,9 @@ pub fn run(a: Args) -> CliResult {
             a.seed
         ));
     }
+    if a.chains > 0 {
+        run_chains(a.chains, a.seed)?;
+    }
     let silent = report.count(Class::Silent);
     if crc && silent > 0 {
         return Err(format!(
@@ -182,6 +189,54 @@ pub fn run(a: Args) -> CliResult {
         ));
     }
     Ok(())
+}
+
+/// `n` random descriptor chains with bad fields on the golden DMA model: a table of the
+/// descriptors' error codes; an error if any chain panics or breaks a rule.
+fn run_chains(n: u64, seed: u64) -> CliResult {
+    use cdma_fuzz::chains::{check, draw, Verdict};
+    let mut codes: std::collections::BTreeMap<(u8, &str), u64> = Default::default();
+    let mut bad = Vec::new();
+    let tenth = (n / 10).max(1);
+    for i in 0..n {
+        match check(&draw(seed, i)) {
+            Verdict::Pass(errs) => {
+                for e in errs {
+                    *codes.entry((e.code, e.name)).or_default() += 1;
+                }
+            }
+            other => bad.push((i, other)),
+        }
+        if (i + 1) % tenth == 0 && i + 1 < n {
+            eprintln!("fuzz: {}/{n} descriptor chains", i + 1);
+        }
+    }
+    let mut t = Table::new(vec!["descriptor result".into(), "descriptors".into()]);
+    for ((_, name), count) in &codes {
+        t.row(vec![(*name).to_string(), count.to_string()]);
+    }
+    t.rule();
+    t.row(vec![
+        "total".into(),
+        codes.values().sum::<u64>().to_string(),
+    ]);
+    println!(
+        "\n{n} random descriptor chains with bad fields on the golden DMA model (seed {seed}): \
+         {} broke a rule or panicked",
+        bad.len()
+    );
+    print!("{}", t.text());
+    for (i, v) in bad.iter().take(20) {
+        println!("chain {i}: {v:?}");
+    }
+    if bad.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} descriptor chains broke a rule or panicked (replay: --seed {seed}, the chain numbers above)",
+            bad.len()
+        ))
+    }
 }
 
 /// The counts per kind of damage and class, a total row and the silent share.

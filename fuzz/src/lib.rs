@@ -15,9 +15,13 @@
 //! generator seeded by `(seed, i)`, so any case can be replayed alone ([`campaign::case`]).
 //! Cases of the classes a campaign treats as failures are shrunk ([`minimize`]) and can be
 //! saved as files that the regression tests replay ([`cases`]).
+//!
+//! [`chains`] does the same for the golden DMA model: random descriptor chains with bad fields,
+//! each checked to end, not panic and write only what docs/DESCRIPTORS.md allows.
 
 pub mod campaign;
 pub mod cases;
+pub mod chains;
 pub mod minimize;
 pub mod mutate;
 pub mod seeds;
