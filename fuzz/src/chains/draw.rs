@@ -1,0 +1,251 @@
+//! Drawing a chain: valid templates in regions of their own, then the faults.
+
+use cdma_model::dma::{
+    control_word, with_type_and_codec, BusError, Descriptor, EngineConfig, Op, SparseMemory,
+};
+use cdma_model::layout;
+use cdma_model::{compress_with, Codec, ElemType, ElemWidth};
+use cdma_spec::desc as d;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use super::{ChainCase, DrawnDesc, Fault, DESC_LIMIT};
+use crate::Mutation;
+
+/// Where descriptors live (64 bytes apart) and where each descriptor's regions start.
+const DESC_BASE: u64 = 0x1000;
+const REGION_BASE: u64 = 0x10_0000;
+/// Bytes between two regions: more than any region a valid template uses.
+const REGION_STRIDE: u64 = 0x4_0000;
+/// Largest data slice of a template.
+const MAX_DATA: usize = 16 * 1024;
+/// Unwritten memory reads as this byte.
+const FILL: u8 = 0xA5;
+
+/// Region `k` (0 source, 1 destination, 2 metadata) of descriptor `i`.
+fn region(i: usize, k: u64) -> u64 {
+    REGION_BASE + (3 * i as u64 + k) * REGION_STRIDE
+}
+
+/// ReLU-like data: about half the elements zero.
+fn data(rng: &mut ChaCha8Rng, elem: ElemWidth) -> Vec<u8> {
+    let n = rng.gen_range(1..=MAX_DATA / elem.bytes());
+    let mut v = Vec::with_capacity(n * elem.bytes());
+    for _ in 0..n {
+        let zero = rng.gen_bool(0.5);
+        for _ in 0..elem.bytes() {
+            v.push(if zero { 0 } else { rng.gen() });
+        }
+    }
+    v
+}
+
+/// Chain `index` of the campaign `seed`.
+pub fn draw(seed: u64, index: u64) -> ChainCase {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    let bb = [16u32, 32, 64, 128][rng.gen_range(0..4)];
+    let cfg = EngineConfig::new(bb)
+        .expect("a bus width of the engine")
+        .with_zvcx(rng.gen_bool(0.5))
+        .with_desc_limit(DESC_LIMIT);
+    let mut mem = SparseMemory::new(FILL);
+    let n = rng.gen_range(1..=6);
+    let mut descs = Vec::with_capacity(n);
+    for i in 0..n {
+        let addr = DESC_BASE + 64 * i as u64;
+        let next = if i + 1 < n { addr + 64 } else { 0 };
+        descs.push(template(&mut rng, &cfg, &mut mem, i, addr, next));
+    }
+    for i in 0..n {
+        if rng.gen_bool(0.5) {
+            for _ in 0..rng.gen_range(1..=2) {
+                let f = Fault::ALL[rng.gen_range(0..Fault::ALL.len())];
+                apply(&mut rng, &cfg, &mut mem, &mut descs, i, f);
+            }
+        }
+    }
+    for dd in &descs {
+        mem.load(dd.addr, &dd.desc.to_bytes());
+    }
+    ChainCase {
+        cfg,
+        mem,
+        head: DESC_BASE,
+        descs,
+    }
+}
+
+/// A valid descriptor `i` at `addr` and the data it needs placed in memory.
+fn template(
+    rng: &mut ChaCha8Rng,
+    cfg: &EngineConfig,
+    mem: &mut SparseMemory,
+    i: usize,
+    addr: u64,
+    next: u64,
+) -> DrawnDesc {
+    let elem = ElemWidth::ALL[rng.gen_range(0..3)];
+    let op = [Op::Copy, Op::Compress, Op::Decompress][rng.gen_range(0..3)];
+    let src = data(rng, elem);
+    let (src_addr, dst_addr, meta_addr) = (region(i, 0), region(i, 1), region(i, 2));
+    let lo = 7.max(cfg.bus_bytes().trailing_zeros() as u8);
+    let chunk_log2 = rng.gen_range(lo..=cfg.chunk_log2_max());
+    let zvcx = cfg.has_zvcx() && rng.gen_bool(0.5);
+    let elem_type = match (zvcx, elem) {
+        (true, ElemWidth::W32) => ElemType::F32,
+        (true, ElemWidth::W16) => ElemType::Bf16,
+        (true, ElemWidth::W8) => ElemType::E4m3,
+        (false, w) => ElemType::Raw(w),
+    };
+    let mut frame_split = (0, 0);
+    let mut desc = Descriptor {
+        control: control_word(op, elem.bits(), 0, rng.gen(), rng.gen()),
+        src_len: src.len() as u32,
+        src_addr,
+        dst_addr,
+        dst_cap: src.len() as u32 + rng.gen_range(0..64),
+        reserved0: 0,
+        meta_addr,
+        next,
+        reserved1: 0,
+    };
+    match op {
+        Op::Copy => mem.load(src_addr, &src),
+        Op::Compress => {
+            mem.load(src_addr, &src);
+            let c = control_word(op, elem.bits(), chunk_log2, rng.gen(), rng.gen());
+            desc.control = with_type_and_codec(c, elem_type.code(), zvcx);
+        }
+        Op::Decompress => {
+            let codec = if zvcx { Codec::ZvcX } else { Codec::Zvc };
+            let frame = compress_with(&src, codec, elem_type, chunk_log2)
+                .expect("whole elements and a valid chunk size");
+            let meta_len = layout::meta_len(layout::n_chunks(src.len() as u64, chunk_log2));
+            let (meta, payload) = frame.split_at(meta_len as usize);
+            mem.load(meta_addr, meta);
+            mem.load(src_addr, payload);
+            desc.src_len = payload.len() as u32;
+            frame_split = (meta.len(), payload.len());
+        }
+    }
+    DrawnDesc {
+        addr,
+        desc,
+        op,
+        data: src,
+        faults: Vec::new(),
+        frame_split,
+    }
+}
+
+/// Applies fault `f` to descriptor `i`.
+fn apply(
+    rng: &mut ChaCha8Rng,
+    cfg: &EngineConfig,
+    mem: &mut SparseMemory,
+    descs: &mut [DrawnDesc],
+    i: usize,
+    f: Fault,
+) {
+    let bb = u64::from(cfg.bus_bytes());
+    let n = descs.len() as u64;
+    let dd = &mut descs[i];
+    let len = dd.data.len() as u32;
+    let c = &mut dd.desc;
+    match f {
+        Fault::ControlBit => c.control ^= 1 << rng.gen_range(0..32),
+        Fault::ControlField => {
+            let fields = [
+                d::CTRL_OP,
+                d::CTRL_ELEM,
+                d::CTRL_CHUNK_LOG2,
+                d::CTRL_TYPE,
+                d::CTRL_CODEC,
+            ];
+            let field = fields[rng.gen_range(0..fields.len())];
+            let v = rng.gen_range(0..=field.mask() >> field.lsb);
+            c.control = field.set(u64::from(c.control), v) as u32;
+        }
+        Fault::Misalign => {
+            let off = rng.gen_range(1..bb);
+            match rng.gen_range(0..3) {
+                0 => c.src_addr += off,
+                1 => c.dst_addr += off,
+                _ => c.meta_addr += off,
+            }
+        }
+        Fault::SrcLen => {
+            c.src_len = match rng.gen_range(0..5) {
+                0 => 0,
+                1 => len.wrapping_add(1),
+                2 => len.saturating_sub(1),
+                3 => rng.gen_range(0..1 << 20),
+                _ => u32::MAX,
+            }
+        }
+        Fault::DstCap => {
+            c.dst_cap = match rng.gen_range(0..3) {
+                0 => 0,
+                1 => len.saturating_sub(1),
+                _ => rng.gen_range(0..len.max(1)),
+            }
+        }
+        Fault::Next => {
+            c.next = match rng.gen_range(0..5) {
+                0 => DESC_BASE + 64 * rng.gen_range(0..n),
+                1 => c.src_addr,
+                2 => 0x7000_0000 + 64 * rng.gen_range(0..16u64),
+                3 => DESC_BASE + 64 * rng.gen_range(0..n) + rng.gen_range(1..64),
+                _ => 0,
+            }
+        }
+        Fault::Reserved => {
+            if rng.gen() {
+                c.reserved0 = rng.gen_range(1..=u32::MAX);
+            } else {
+                c.reserved1 = rng.gen_range(1..=u64::MAX);
+            }
+        }
+        Fault::Frame => {
+            if dd.op == Op::Decompress {
+                // The frame as placed: metadata, then the payload (rebuilt, damaged, split at
+                // the same place and placed again; the template's addresses).
+                let (meta_len, payload_len) = dd.frame_split;
+                let (meta_addr, src_addr) = (region(i, 2), region(i, 0));
+                let mut frame = mem.peek(meta_addr, meta_len);
+                frame.extend_from_slice(&mem.peek(src_addr, payload_len));
+                Mutation::draw(rng).apply(&mut frame, rng);
+                let cut = meta_len.min(frame.len());
+                mem.load(meta_addr, &frame[..cut]);
+                mem.load(src_addr, &frame[cut..]);
+            }
+        }
+        Fault::BusError => {
+            let (base, size) = match rng.gen_range(0..4) {
+                0 => (c.src_addr, u64::from(c.src_len)),
+                1 => (c.dst_addr, u64::from(c.dst_cap)),
+                2 => (c.meta_addr, 64),
+                _ => (dd.addr, 64),
+            };
+            // (A destination at the top of memory: the error range stops at its end.)
+            let at = base.saturating_add(rng.gen_range(0..size.max(1)));
+            let r = at..at.saturating_add(rng.gen_range(1..=256));
+            let resp = if rng.gen() {
+                BusError::SlvErr
+            } else {
+                BusError::DecErr
+            };
+            if rng.gen() {
+                mem.add_read_error(r, resp);
+            } else {
+                mem.add_write_error(r, resp);
+            }
+        }
+        Fault::TopOfMemory => {
+            let back = bb * rng.gen_range(0..4);
+            c.dst_addr = (u64::MAX - back) & !(bb - 1);
+        }
+    }
+    dd.faults.push(f);
+}
