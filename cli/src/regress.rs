@@ -64,6 +64,10 @@ pub struct Args {
     /// MiB of the large-descriptor case (one COMPRESS of tiled corpus tensors; 0 skips it).
     #[arg(long, default_value_t = 64)]
     dma_large_mib: usize,
+    /// Random descriptor chains with bad fields per DMA top (the RTL fault campaign; the
+    /// chains of `cdma fuzz --chains`, without loops).
+    #[arg(long, default_value_t = 1000)]
+    dma_bad_field_chains: u64,
 }
 
 /// Runs `cdma regress`.
@@ -114,6 +118,7 @@ pub fn run(a: Args) -> CliResult {
                     edge: !a.no_edge,
                     throughput_bytes: a.dma_throughput_kib * 1024,
                     large_bytes: a.dma_large_mib << 20,
+                    bad_field_chains: a.dma_bad_field_chains,
                 },
             )?;
             by_top.push((top.clone(), r));

@@ -2,7 +2,8 @@
 //! COPYs) under random memory latency and backpressure, every fault scenario, an abort, and
 //! the throughput pair and the large descriptor (64 MiB in one COMPRESS) at a fixed 100-cycle
 //! latency, all compared with the golden model
-//! (`cdma_tb::dma`). Every top runs every element width: the chains mix tensors of all of
+//! (`cdma_tb::dma`), and random descriptor chains with bad fields (the RTL fault campaign).
+//! Every top runs every element width: the chains mix tensors of all of
 //! them, the faults rotate through them, the throughput pair runs once per width. One table
 //! row per case group, named by the top.
 
@@ -12,8 +13,8 @@ use cdma_tb::dma::{
     engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
 };
 use cdma_tb::dma_cases::{
-    abort_case, chain_cases_with, concat_data, fault_cases, large_cases, regress_tensors,
-    throughput_cases, throughput_kinds,
+    abort_case, bad_field_cases, chain_cases_with, concat_data, fault_cases, large_cases,
+    regress_tensors, throughput_cases, throughput_kinds,
 };
 use cdma_tb::dma_scenario::{RandomOpts, Tensor};
 use indicatif::ProgressBar;
@@ -35,6 +36,8 @@ pub struct DmaOpts {
     pub throughput_bytes: usize,
     /// Bytes of the large-descriptor case (0: none).
     pub large_bytes: usize,
+    /// Random descriptor chains with bad fields (`cdma_fuzz::chains`).
+    pub bad_field_chains: u64,
 }
 
 /// Fixed memory latency of the throughput figures (the measurement condition).
@@ -85,7 +88,15 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
                 .map(|c| (c, BenchConfig::random(bits, s + 1))),
         );
     }
-    let faults = fault_cases(&engine, 7);
+    let mut faults = fault_cases(&engine, 7);
+    let (bad_fields, left_out) = bad_field_cases(&engine, 15, o.bad_field_chains);
+    if left_out > 0 {
+        eprintln!(
+            "regress dma: {left_out} of {} chains with bad fields loop (model only)",
+            o.bad_field_chains
+        );
+    }
+    faults.extend(bad_fields);
     let abort = abort_case(
         &engine,
         &tensors[..2.min(tensors.len())],
@@ -131,7 +142,7 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     let total = (cases.len() + faults.len() + 1 + tput.len()) as u64;
     let bar = ProgressBar::new(total);
     eprintln!(
-        "regress dma: {} on {} tensors ({} chains), {} fault scenarios, 1 abort, throughput over {} KiB, a {} MiB descriptor",
+        "regress dma: {} on {} tensors ({} chains), {} fault scenarios and chains with bad fields, 1 abort, throughput over {} KiB, a {} MiB descriptor",
         o.top,
         tensors.len(),
         cases.len(),

@@ -175,6 +175,27 @@ pub fn fault_cases(engine: &EngineConfig, seed: u64) -> Vec<DmaCase> {
         .collect()
 }
 
+/// `n` random descriptor chains with bad fields (`cdma_fuzz::chains`, seed `seed`) on
+/// `engine`, and how many of the drawn chains were left out because they never end without
+/// an abort (the model stops them; none so far).
+pub fn bad_field_cases(engine: &EngineConfig, seed: u64, n: u64) -> (Vec<DmaCase>, u64) {
+    let mut left_out = 0;
+    let cases = (0..n)
+        .filter_map(|i| {
+            let s = crate::dma_scenario::bad_field_chain(engine, seed, i);
+            left_out += u64::from(s.is_none());
+            s
+        })
+        .map(|s| DmaCase {
+            name: s.name.clone(),
+            group: "dma-bad-fields".into(),
+            scenario: s,
+            abort: None,
+        })
+        .collect();
+    (cases, left_out)
+}
+
 /// An abort `after` cycles into a chain over `tensors`, then a chain over `then` in another
 /// window; the engine must be idle within `bound` cycles of the abort.
 pub fn abort_case(

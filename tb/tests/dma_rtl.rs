@@ -15,8 +15,8 @@ use cdma_tb::dma::{
     DMA_TOPS, MATRIX_CONFIG_TOP, TOP, ZVCX_CONFIG_TOP,
 };
 use cdma_tb::dma_cases::{
-    abort_case, chain_cases, concat_data, corpus_tensors, fault_cases, large_cases,
-    regress_tensors, throughput_cases, LARGE_BYTES,
+    abort_case, bad_field_cases, chain_cases, concat_data, corpus_tensors, fault_cases,
+    large_cases, regress_tensors, throughput_cases, LARGE_BYTES,
 };
 use cdma_tb::dma_scenario::Tensor;
 
@@ -144,6 +144,27 @@ fn every_fault_matches_the_model() {
         let mut bench = DmaBench::open(top, BenchConfig::random(bits, 7)).expect("bench");
         results.extend(
             fault_cases(&engine, 7)
+                .iter()
+                .map(|c| cdma_tb::dma::run_case_on(&mut bench, c)),
+        );
+    }
+    assert_clean(&results);
+}
+
+/// The RTL fault campaign, short: random descriptor chains with bad fields (`cdma fuzz
+/// --chains`, loops left out) on every engine configuration, one engine reused across them,
+/// so each chain also runs after the previous one's errors. `cdma regress` runs 1000 per
+/// engine.
+#[test]
+fn chains_with_bad_fields_match_the_model() {
+    let mut results: Vec<DmaResult> = vec![];
+    for (top, bits) in matrix() {
+        let engine = engine_of(top).unwrap();
+        let mut bench = DmaBench::open(top, BenchConfig::random(bits, 13)).expect("bench");
+        let (cases, left_out) = bad_field_cases(&engine, 15, 16);
+        assert_eq!(left_out, 0, "{top}: a drawn chain loops");
+        results.extend(
+            cases
                 .iter()
                 .map(|c| cdma_tb::dma::run_case_on(&mut bench, c)),
         );

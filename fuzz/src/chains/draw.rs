@@ -9,18 +9,12 @@ use cdma_spec::desc as d;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::{ChainCase, DrawnDesc, Fault, DESC_LIMIT};
+use super::{ChainCase, DrawnDesc, Fault, InjectedError, DESC_LIMIT, FILL, MAX_DESCS};
 use crate::Mutation;
 
-/// Where descriptors live (64 bytes apart) and where each descriptor's regions start.
-const DESC_BASE: u64 = 0x1000;
-const REGION_BASE: u64 = 0x10_0000;
-/// Bytes between two regions: more than any region a valid template uses.
-const REGION_STRIDE: u64 = 0x4_0000;
+use super::{DESC_BASE, REGION_BASE, REGION_STRIDE};
 /// Largest data slice of a template.
 const MAX_DATA: usize = 16 * 1024;
-/// Unwritten memory reads as this byte.
-const FILL: u8 = 0xA5;
 
 /// Region `k` (0 source, 1 destination, 2 metadata) of descriptor `i`.
 fn region(i: usize, k: u64) -> u64 {
@@ -40,28 +34,52 @@ fn data(rng: &mut ChaCha8Rng, elem: ElemWidth) -> Vec<u8> {
     v
 }
 
-/// Chain `index` of the campaign `seed`.
+/// Chain `index` of the campaign `seed`, on an engine of a random bus width, with or
+/// without ZVC-X.
 pub fn draw(seed: u64, index: u64) -> ChainCase {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index);
     let bb = [16u32, 32, 64, 128][rng.gen_range(0..4)];
     let cfg = EngineConfig::new(bb)
         .expect("a bus width of the engine")
-        .with_zvcx(rng.gen_bool(0.5))
-        .with_desc_limit(DESC_LIMIT);
+        .with_zvcx(rng.gen_bool(0.5));
+    draw_with(&mut rng, &cfg, false)
+}
+
+/// Chain `index` of the campaign `seed` for the engine `cfg`, as the RTL campaign runs it: no
+/// chain that loops (the engine runs a loop until it is aborted; the model stops it) and no
+/// destination at the top of the address space (the testbench's memory stops short of it).
+pub fn draw_for(cfg: &EngineConfig, seed: u64, index: u64) -> ChainCase {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    draw_with(&mut rng, cfg, true)
+}
+
+fn draw_with(rng: &mut ChaCha8Rng, cfg: &EngineConfig, rtl: bool) -> ChainCase {
+    let cfg = cfg.with_desc_limit(DESC_LIMIT);
+    let faults: Vec<Fault> = Fault::ALL
+        .into_iter()
+        .filter(|&f| !(rtl && f == Fault::TopOfMemory))
+        .collect();
+    let mut errors = Vec::new();
     let mut mem = SparseMemory::new(FILL);
-    let n = rng.gen_range(1..=6);
+    let n = rng.gen_range(1..=MAX_DESCS);
     let mut descs = Vec::with_capacity(n);
     for i in 0..n {
         let addr = DESC_BASE + 64 * i as u64;
         let next = if i + 1 < n { addr + 64 } else { 0 };
-        descs.push(template(&mut rng, &cfg, &mut mem, i, addr, next));
+        descs.push(template(rng, &cfg, &mut mem, i, addr, next));
     }
     for i in 0..n {
         if rng.gen_bool(0.5) {
             for _ in 0..rng.gen_range(1..=2) {
-                let f = Fault::ALL[rng.gen_range(0..Fault::ALL.len())];
-                apply(&mut rng, &cfg, &mut mem, &mut descs, i, f);
+                let f = faults[rng.gen_range(0..faults.len())];
+                let target = Target {
+                    mem: &mut mem,
+                    errors: &mut errors,
+                    rtl,
+                };
+                apply(rng, &cfg, target, &mut descs, i, f);
             }
         }
     }
@@ -73,6 +91,7 @@ pub fn draw(seed: u64, index: u64) -> ChainCase {
         mem,
         head: DESC_BASE,
         descs,
+        errors,
     }
 }
 
@@ -139,15 +158,24 @@ fn template(
     }
 }
 
+/// What a fault may change besides the descriptors: the memory, its error ranges (kept for
+/// the testbench too), and whether the chain is drawn for the RTL.
+struct Target<'a> {
+    mem: &'a mut SparseMemory,
+    errors: &'a mut Vec<InjectedError>,
+    rtl: bool,
+}
+
 /// Applies fault `f` to descriptor `i`.
 fn apply(
     rng: &mut ChaCha8Rng,
     cfg: &EngineConfig,
-    mem: &mut SparseMemory,
+    t: Target,
     descs: &mut [DrawnDesc],
     i: usize,
     f: Fault,
 ) {
+    let Target { mem, errors, rtl } = t;
     let bb = u64::from(cfg.bus_bytes());
     let n = descs.len() as u64;
     let dd = &mut descs[i];
@@ -192,9 +220,13 @@ fn apply(
             }
         }
         Fault::Next => {
+            let ahead = i as u64 + 1..n;
             c.next = match rng.gen_range(0..5) {
+                // (For the RTL only later descriptors: a loop never ends there.)
+                0 if rtl && ahead.is_empty() => 0,
+                0 if rtl => DESC_BASE + 64 * rng.gen_range(ahead),
                 0 => DESC_BASE + 64 * rng.gen_range(0..n),
-                1 => c.src_addr,
+                1 if !rtl => c.src_addr,
                 2 => 0x7000_0000 + 64 * rng.gen_range(0..16u64),
                 3 => DESC_BASE + 64 * rng.gen_range(0..n) + rng.gen_range(1..64),
                 _ => 0,
@@ -230,17 +262,26 @@ fn apply(
             };
             // (A destination at the top of memory: the error range stops at its end.)
             let at = base.saturating_add(rng.gen_range(0..size.max(1)));
-            let r = at..at.saturating_add(rng.gen_range(1..=256));
+            let range = at..at.saturating_add(rng.gen_range(1..=256));
             let resp = if rng.gen() {
                 BusError::SlvErr
             } else {
                 BusError::DecErr
             };
-            if rng.gen() {
-                mem.add_read_error(r, resp);
-            } else {
-                mem.add_write_error(r, resp);
+            let on_read = rng.gen();
+            if range.is_empty() {
+                return;
             }
+            if on_read {
+                mem.add_read_error(range.clone(), resp);
+            } else {
+                mem.add_write_error(range.clone(), resp);
+            }
+            errors.push(InjectedError {
+                range,
+                resp,
+                on_read,
+            });
         }
         Fault::TopOfMemory => {
             let back = bb * rng.gen_range(0..4);

@@ -17,12 +17,13 @@ mod draw;
 use std::ops::Range;
 
 use cdma_model::dma::{
-    codes, run_chain, ChainOutcome, Descriptor, EngineConfig, ErrorCode, Memory, Op, SparseMemory,
+    codes, run_chain, BusError, ChainOutcome, Descriptor, EngineConfig, ErrorCode, Memory, Op,
+    SparseMemory,
 };
 use cdma_model::{decompress, layout};
 use cdma_spec::desc as d;
 
-pub use draw::draw;
+pub use draw::{draw, draw_for};
 
 /// A kind of bad field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -82,6 +83,28 @@ impl Fault {
 }
 /// Descriptors visited at most (a looping chain stops there).
 pub const DESC_LIMIT: usize = 32;
+/// Unwritten memory reads as this byte (the testbench's fill byte too).
+pub const FILL: u8 = 0xE5;
+/// Descriptors of a chain at most.
+pub const MAX_DESCS: usize = 6;
+/// Where descriptor `i` of a chain lives: `DESC_BASE + 64·i`.
+pub const DESC_BASE: u64 = 0x1000;
+/// Where descriptor `i`'s regions start: source, destination and metadata at
+/// `REGION_BASE + (3i + k)·REGION_STRIDE`, `k` = 0, 1, 2.
+pub const REGION_BASE: u64 = 0x10_0000;
+/// Bytes between two regions: more than any region a valid template uses.
+pub const REGION_STRIDE: u64 = 0x4_0000;
+
+/// A bus error range a chain injects.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InjectedError {
+    /// The bytes that fail.
+    pub range: Range<u64>,
+    /// The response.
+    pub resp: BusError,
+    /// Reads fail (else writes).
+    pub on_read: bool,
+}
 
 /// One drawn descriptor: where it is, what it says, the data it moves and its faults.
 #[derive(Clone, Debug)]
@@ -112,6 +135,20 @@ pub struct ChainCase {
     pub head: u64,
     /// The descriptors in chain order.
     pub descs: Vec<DrawnDesc>,
+    /// The bus errors it injects (also in `mem`).
+    pub errors: Vec<InjectedError>,
+}
+
+impl ChainCase {
+    /// The memory image before the chain as `(address, bytes)` runs (the rest reads
+    /// [`FILL`]).
+    pub fn segments(&self) -> Vec<(u64, Vec<u8>)> {
+        self.mem
+            .diff(&SparseMemory::new(FILL))
+            .into_iter()
+            .map(|r| (r.start, self.mem.peek(r.start, (r.end - r.start) as usize)))
+            .collect()
+    }
 }
 
 /// What a chain did.

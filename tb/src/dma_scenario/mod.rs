@@ -15,14 +15,18 @@
 //!   garbage, so bytes the engine must not write are not accidentally equal to its output.
 //!
 //! Files: `scenario.rs` (the data and the model's expectation), `builder.rs` (placement with
-//! guards), `descs.rs` (descriptor and frame helpers), `random.rs` (random chains). The
+//! guards), `descs.rs` (descriptor and frame helpers), `random.rs` (random chains),
+//! `bad_fields.rs` (the RTL fault campaign's chains with bad fields, drawn by
+//! `cdma_fuzz::chains` in regions of its own, fill bytes as guards). The
 //! scenario checks against the model are the integration tests in `tb/tests/chains.rs`.
 
+mod bad_fields;
 mod builder;
 mod descs;
 pub(crate) mod random;
 mod scenario;
 
+pub use bad_fields::bad_field_chain;
 pub use builder::{
     seeded_elem, window_for, ChainBuilder, DEFAULT_WINDOW, FILL, LARGE_WINDOW, MAX_TRANSFER,
 };
