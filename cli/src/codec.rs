@@ -117,7 +117,9 @@ pub fn decompress(a: DecompressArgs) -> CliResult {
     let frame = read(&a.input)?;
     let data = cdma_model::decompress(&frame).map_err(|e| format!("{}: {e}", a.input.display()))?;
     write(&a.output, &data)?;
-    let checked = if frame[4] == cdma_model::layout::VERSION_CRC {
+    // The frame decoded, so its header parses.
+    let crc = cdma_model::layout::Header::parse(&frame).is_ok_and(|h| h.crc);
+    let checked = if crc {
         ", CRC32C of every chunk and of the index checked"
     } else {
         ", no CRCs in this frame version"

@@ -201,7 +201,7 @@ pub fn judge(case: &ChainCase, out: &ChainOutcome, mut mem: SparseMemory) -> Ver
         allowed.extend(o.unspecified.iter().cloned());
         if let (Some(desc), true) = (&o.desc, o.error == codes::OK) {
             allowed.push(desc.dst_addr..desc.dst_addr.saturating_add(u64::from(o.bytes_written)));
-            if op_of(desc) == Some(Op::Compress) {
+            if Op::of_control(desc.control) == Some(Op::Compress) {
                 let chunk = d::CTRL_CHUNK_LOG2.get(u64::from(desc.control)) as u8;
                 let chunk = if chunk == 0 {
                     layout::CHUNK_LOG2_DEFAULT
@@ -238,15 +238,6 @@ pub fn judge(case: &ChainCase, out: &ChainOutcome, mut mem: SparseMemory) -> Ver
         }
     }
     Verdict::Pass(out.descs.iter().map(|o| o.error).collect())
-}
-
-fn op_of(desc: &Descriptor) -> Option<Op> {
-    match d::CTRL_OP.get(u64::from(desc.control)) {
-        x if x == d::OP_COPY => Some(Op::Copy),
-        x if x == d::OP_COMPRESS => Some(Op::Compress),
-        x if x == d::OP_DECOMPRESS => Some(Op::Decompress),
-        _ => None,
-    }
 }
 
 /// What an undamaged descriptor that ended OK must have left in memory.

@@ -7,6 +7,7 @@ use rust_hdl::core::prelude::*;
 
 use super::math::{unshift, INIT};
 use super::*;
+use crate::prims::bits_of;
 use crate::prims::verilog_check::{check, record, recording};
 use crate::testutil::{clock_cycle, settle, XorShift64};
 
@@ -26,13 +27,6 @@ impl Message {
         let from_init = cdma_model::layout::crc32c(&self.bytes) ^ INIT;
         from_init ^ super::math::advance(self.init ^ INIT, &vec![0; self.bytes.len()])
     }
-}
-
-fn to_bits<const W: usize>(bytes: &[u8]) -> Bits<W> {
-    bytes
-        .iter()
-        .rev()
-        .fold(Bits::<W>::default(), |b, &v| (b << 8) | u64::from(v))
 }
 
 macro_rules! run_fn {
@@ -72,7 +66,7 @@ macro_rules! run_fn {
                     // Garbage past the count: the unit must ignore it.
                     let mut full = lanes.clone();
                     full.resize(BB, 0xA5);
-                    uut.in_data.next = to_bits::<$dw>(&full);
+                    uut.in_data.next = bits_of::<$dw>(&full);
                     uut.in_cnt.next = (*cnt as u64).into();
                     uut.in_first.next = *first;
                     uut.in_last.next = *last;

@@ -12,6 +12,7 @@ use cdma_model::{Codec, ElemType, ElemWidth};
 use rust_hdl::core::prelude::*;
 
 use super::zvcx_enc::{ZvcxEncPathDw1024, ZvcxEncPathDw128, ZvcxEncPathDw256, ZvcxEncPathDw512};
+use crate::prims::bits_of;
 use crate::testutil::{clock_cycle, settle, Source, XorShift64};
 
 /// One source beat: `N` bytes (junk past `cnt`), valid bytes, chunk end.
@@ -148,13 +149,6 @@ fn stream(
     (beats, wants)
 }
 
-fn to_bits<const W: usize>(bytes: &[u8]) -> Bits<W> {
-    bytes
-        .iter()
-        .rev()
-        .fold(Bits::<W>::default(), |b, &v| (b << 8) | u64::from(v))
-}
-
 macro_rules! run_fn {
     ($fname:ident, $ty:ty, $n:expr, $w:expr) => {
         /// Drives `beats` of type `t` into a fresh block under random handshakes and collects
@@ -192,7 +186,7 @@ macro_rules! run_fn {
                 );
                 uut.in_valid.next = src.offer(&mut rng, p.0);
                 if let Some(i) = src.current() {
-                    uut.in_data.next = to_bits::<$w>(&beats[i].data);
+                    uut.in_data.next = bits_of::<$w>(&beats[i].data);
                     uut.in_cnt.next = (beats[i].cnt as u64).into();
                     uut.in_end.next = beats[i].end;
                 }

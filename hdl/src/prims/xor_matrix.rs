@@ -13,7 +13,6 @@ pub struct XorMatrix<const N: usize> {
     /// The product: bit `i` is the parity of `x & row[i]`.
     pub y: Signal<Out, Bits<32>>,
     rows: Vec<Bits<N>>,
-    hex: Vec<String>,
 }
 
 impl<const N: usize> XorMatrix<N> {
@@ -24,7 +23,6 @@ impl<const N: usize> XorMatrix<N> {
     pub fn new(rows: &[Vec<bool>]) -> Self {
         assert_eq!(rows.len(), 32, "XorMatrix: 32 rows");
         let mut bits = Vec::with_capacity(32);
-        let mut hex = Vec::with_capacity(32);
         for r in rows {
             assert_eq!(r.len(), N, "XorMatrix: rows of N bits");
             let mut b = Bits::<N>::default();
@@ -34,23 +32,11 @@ impl<const N: usize> XorMatrix<N> {
                 }
             }
             bits.push(b);
-            // Hex digits, most significant first (a partial top digit when N % 4 != 0).
-            let digits: String = (0..N.div_ceil(4))
-                .rev()
-                .map(|d| {
-                    let v = (0..4)
-                        .filter(|&t| 4 * d + t < N && r[4 * d + t])
-                        .fold(0u32, |v, t| v | 1 << t);
-                    char::from_digit(v, 16).expect("a hex digit")
-                })
-                .collect();
-            hex.push(digits);
         }
         Self {
             x: Default::default(),
             y: Default::default(),
             rows: bits,
-            hex,
         }
     }
 }
@@ -91,11 +77,23 @@ impl<const N: usize> Logic for XorMatrix<N> {
         self.y.connect();
     }
     fn hdl(&self) -> Verilog {
+        // Hex digits, most significant first (a partial top digit when N % 4 != 0).
+        let hex = |r: &Bits<N>| -> String {
+            (0..N.div_ceil(4))
+                .rev()
+                .map(|d| {
+                    let v = (0..4)
+                        .filter(|&t| 4 * d + t < N && r.get_bit(4 * d + t))
+                        .fold(0u32, |v, t| v | 1 << t);
+                    char::from_digit(v, 16).expect("a hex digit")
+                })
+                .collect()
+        };
         let body: String = self
-            .hex
+            .rows
             .iter()
             .enumerate()
-            .map(|(i, h)| format!("  y[{i}] = ^(x & {N}'h{h});\n"))
+            .map(|(i, r)| format!("  y[{i}] = ^(x & {N}'h{});\n", hex(r)))
             .collect();
         Verilog::Custom(format!("always @(*) begin\n{body}end"))
     }

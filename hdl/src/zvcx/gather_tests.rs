@@ -7,6 +7,7 @@ use rust_hdl::core::prelude::*;
 
 use super::gather::{gather_block, place_bytes, BlockPlace, ZvcxGather};
 use super::lanes::{elem_of, BLOCK_BITS};
+use crate::prims::bits_of;
 use crate::testutil::{clock_cycle, reset_block, settle, Source, XorShift64};
 
 /// One input beat: bytes (`N`, junk past `cnt`), valid bytes, chunk end.
@@ -56,13 +57,6 @@ pub(super) fn chunks(
     (beats, blocks)
 }
 
-pub(super) fn to_bits<const W: usize>(bytes: &[u8]) -> Bits<W> {
-    bytes
-        .iter()
-        .rev()
-        .fold(Bits::<W>::default(), |b, &v| (b << 8) | u64::from(v))
-}
-
 thread_local! {
     /// Every block's `out_bytes` bytes and end flag, as the last run saw them.
     static BYTES: std::cell::RefCell<Vec<(Vec<u8>, bool)>> = const { std::cell::RefCell::new(Vec::new()) };
@@ -82,7 +76,7 @@ macro_rules! run_fn {
                 assert!(cycles < 100_000, "gather hangs");
                 uut.in_valid.next = src.offer(&mut rng, valid_pct);
                 if let Some(i) = src.current() {
-                    uut.in_data.next = to_bits::<$w>(&beats[i].data);
+                    uut.in_data.next = bits_of::<$w>(&beats[i].data);
                     uut.in_cnt.next = (beats[i].cnt as u64).into();
                     uut.in_end.next = beats[i].end;
                 }
@@ -155,7 +149,7 @@ fn block_place_verilog_is_its_model() {
     uut.connect_all();
     let mut rng = XorShift64::new(5);
     let bytes = rng.bytes(32);
-    let beat = to_bits::<256>(&bytes);
+    let beat = bits_of::<256>(&bytes);
     for (cnt, seg, elem) in [(32, 0, 0), (20, 0, 0), (32, 1, 1), (7, 3, 2)] {
         uut.beat.next = beat;
         uut.cnt.next = (cnt as u64).into();

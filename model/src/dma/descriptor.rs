@@ -46,6 +46,14 @@ impl Op {
             Op::Decompress => d::OP_DECOMPRESS,
         }
     }
+
+    /// The operation of a `control` word's `op` field (None: the reserved code).
+    pub fn of_control(control: u32) -> Option<Op> {
+        let code = d::CTRL_OP.get(u64::from(control));
+        [Op::Copy, Op::Compress, Op::Decompress]
+            .into_iter()
+            .find(|op| op.code() == code)
+    }
 }
 
 /// Builds a control word. `elem_bits` must be 8, 16 or 32 (any other value gives the reserved

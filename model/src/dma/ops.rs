@@ -53,12 +53,7 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
     let bb = u64::from(cfg.bus_bytes());
     // Step 2: the descriptor's own consistency.
     let known = d::CONTROL_BITS.iter().fold(0, |m, f| m | f.mask());
-    let op = match d::CTRL_OP.get(c) {
-        x if x == d::OP_COPY => Some(Op::Copy),
-        x if x == d::OP_COMPRESS => Some(Op::Compress),
-        x if x == d::OP_DECOMPRESS => Some(Op::Decompress),
-        _ => None,
-    };
+    let op = Op::of_control(desc.control);
     let elem_bits = d::ELEM_CODES
         .iter()
         .find(|(code, _)| *code == d::CTRL_ELEM.get(c))
