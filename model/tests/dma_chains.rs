@@ -12,8 +12,8 @@ use cdma_model::dma::{
     codes, control_word, status_word, BusError, ChainEnd, ConfigError, Descriptor, EngineConfig,
     Op, SparseMemory,
 };
-use cdma_model::{compress_chunked, layout, ElemWidth};
-use cdma_spec::csr;
+use cdma_model::{compress_frame, layout, ElemType, ElemWidth, FrameOptions};
+use cdma_spec::{csr, desc as d};
 
 use dma_common::*;
 
@@ -142,50 +142,63 @@ fn endless_chain_stops_at_the_model_limit() {
 
 // ---- round trip ----
 
-/// COMPRESS then DECOMPRESS in one chain, laid out so that the metadata ends where the
-/// payload starts: memory then holds exactly the frame file of `compress_chunked`.
+/// COMPRESS then DECOMPRESS in one chain. Without CRCs (`no_crc`) the metadata ends where the
+/// payload starts, so memory holds exactly the frame file of `compress_chunked`; with them
+/// (the default, version 4) the metadata (36 + 8n bytes, never a whole beat) and the payload
+/// are apart, and together they are the frame of `compress_frame`.
 #[test]
 fn compress_then_decompress_chain_round_trips_through_memory() {
     for (bb, elem) in bus_elem_pairs() {
         let c = cfg(bb);
         for chunk in [7u8, 8, 12] {
-            // 24 chunks: 32 + 4·24 = 128 bytes of metadata, a multiple of every bus width.
-            let len = (23 << chunk) + (1 << chunk) / 2;
-            let data = relu(
-                len / elem.bytes(),
-                elem,
-                u64::from(chunk) * 77 + u64::from(bb),
-            );
-            let frame = compress_chunked(&data, elem, chunk).unwrap();
-            let meta_len = 128u64;
-            assert_eq!(layout::Header::parse(&frame).unwrap().meta_len(), meta_len);
-            let payload_len = (frame.len() as u64 - meta_len) as u32;
-            let mut m = SparseMemory::new(FILL);
-            m.load(SRC, &data);
-            let d0 = Descriptor {
-                control: control_word(Op::Compress, elem.bits(), chunk, false, true),
-                next: DESC + 0x40,
-                dst_addr: META + meta_len,
-                dst_cap: frame.len() as u32,
-                ..comp(elem.bits(), len as u32, 0, chunk)
-            };
-            let d1 = Descriptor {
-                control: control_word(Op::Decompress, elem.bits(), 0, true, true),
-                src_addr: META + meta_len,
-                src_len: payload_len,
-                dst_addr: DST2,
-                dst_cap: len as u32,
-                ..decomp(elem.bits(), 0, 0)
-            };
-            m.load(DESC, &d0.to_bytes());
-            m.load(DESC + 0x40, &d1.to_bytes());
-            let o = run(&mut m, DESC, &c);
-            assert_eq!(o.end, ChainEnd::Completed, "BB {bb} chunk {chunk}");
-            assert_eq!(o.status, 0);
-            assert_eq!(o.descs[0].bytes_written, payload_len);
-            assert_eq!(o.descs[1].bytes_written, len as u32);
-            assert_eq!(m.peek(META, frame.len()), frame, "frame in memory");
-            assert_eq!(m.peek(DST2, len), data, "data back");
+            for crc in [false, true] {
+                // 24 chunks: 32 + 4·24 = 128 bytes of metadata without CRCs.
+                let len = (23 << chunk) + (1 << chunk) / 2;
+                let data = relu(
+                    len / elem.bytes(),
+                    elem,
+                    u64::from(chunk) * 77 + u64::from(bb),
+                );
+                let opts = FrameOptions {
+                    chunk_log2: chunk,
+                    crc,
+                    ..FrameOptions::new(ElemType::Raw(elem))
+                };
+                let frame = compress_frame(&data, &opts).unwrap();
+                let meta_len = layout::Header::parse(&frame).unwrap().meta_len();
+                assert_eq!(meta_len, if crc { 36 + 8 * 24 } else { 128 });
+                let pay_at = META + meta_len.next_multiple_of(128);
+                let payload_len = (frame.len() as u64 - meta_len) as u32;
+                let mut m = SparseMemory::new(FILL);
+                m.load(SRC, &data);
+                let no_crc = if crc { 0 } else { d::CTRL_NO_CRC.mask() as u32 };
+                let d0 = Descriptor {
+                    control: control_word(Op::Compress, elem.bits(), chunk, false, true) | no_crc,
+                    next: DESC + 0x40,
+                    dst_addr: pay_at,
+                    dst_cap: frame.len() as u32,
+                    ..comp(elem.bits(), len as u32, 0, chunk)
+                };
+                let d1 = Descriptor {
+                    control: control_word(Op::Decompress, elem.bits(), 0, true, true),
+                    src_addr: pay_at,
+                    src_len: payload_len,
+                    dst_addr: DST2,
+                    dst_cap: len as u32,
+                    ..decomp(elem.bits(), 0, 0)
+                };
+                m.load(DESC, &d0.to_bytes());
+                m.load(DESC + 0x40, &d1.to_bytes());
+                let o = run(&mut m, DESC, &c);
+                assert_eq!(o.end, ChainEnd::Completed, "BB {bb} chunk {chunk} crc {crc}");
+                assert_eq!(o.status, 0);
+                assert_eq!(o.descs[0].bytes_written, payload_len);
+                assert_eq!(o.descs[1].bytes_written, len as u32);
+                let mut got = m.peek(META, meta_len as usize);
+                got.extend(m.peek(pay_at, payload_len as usize));
+                assert_eq!(got, frame, "frame in memory");
+                assert_eq!(m.peek(DST2, len), data, "data back");
+            }
         }
     }
 }
@@ -212,11 +225,12 @@ fn configurations() {
     let c16 = cfg(64).with_elem_widths(&[ElemWidth::W16]).unwrap();
     assert_eq!(c16.elem_widths(), vec![ElemWidth::W16]);
     assert!(c16.supports(ElemWidth::W16) && !c16.supports(ElemWidth::W8));
-    // HWCFG: bus_bytes_log2 7, elem_mask 0b111, codec_mask 0b01 (ZVC), chunk_log2_max 12,
-    // reads_in_flight 4; with ZVC-X, codec_mask 0b11.
-    assert_eq!(c.hwcfg(4), 0x040C_1707);
+    // HWCFG: bus_bytes_log2 7, crc 1, elem_mask 0b111, codec_mask 0b01 (ZVC),
+    // chunk_log2_max 12, reads_in_flight 4; with ZVC-X, codec_mask 0b11; without CRC, crc 0.
+    assert_eq!(c.hwcfg(4), 0x040C_1717);
     assert_eq!(c16.hwcfg(4) >> 8 & 0xF, 0b010);
-    assert_eq!(c.with_zvcx(true).hwcfg(4), 0x040C_3707);
+    assert_eq!(c.with_zvcx(true).hwcfg(4), 0x040C_3717);
+    assert_eq!(c.with_crc(false).hwcfg(4), 0x040C_1707);
     let d = comp(32, 1, 2, 9);
     assert_eq!(Descriptor::from_bytes(&d.to_bytes()), d);
     assert_eq!(d.control, 0x0909);

@@ -9,7 +9,8 @@
 mod dma_common;
 
 use cdma_model::dma::{codes, BusError, Descriptor, EngineConfig, ErrorCode, SparseMemory};
-use cdma_model::{compress_chunked, layout, ElemWidth};
+use cdma_model::{compress_frame, layout, ElemType, ElemWidth, FrameOptions};
+use cdma_spec::desc as d;
 
 use dma_common::*;
 
@@ -69,15 +70,27 @@ fn compress_writes_the_frame() {
     for (bb, elem) in bus_elem_pairs() {
         let c = cfg(bb);
         for (n, chunk) in [(0usize, 0u8), (1, 7), (1000, 7), (1000, 0), (333, 9)] {
-            let data = relu(n, elem, n as u64 + 9);
-            let len = data.len() as u32;
-            let mut m = setup(&data, comp(elem.bits(), len, len + 4096, chunk));
-            let d = single(&mut m, &c, codes::OK);
-            let frame = compress_chunked(&data, elem, if chunk == 0 { 12 } else { chunk }).unwrap();
-            let meta = layout::Header::parse(&frame).unwrap().meta_len() as usize;
-            assert_eq!(d.bytes_written as usize, frame.len() - meta);
-            assert_eq!(m.peek(META, meta), &frame[..meta], "BB {bb} n {n}");
-            assert_eq!(m.peek(DST, frame.len() - meta), &frame[meta..]);
+            // The default writes CRCs (version 4), `no_crc` a version 2 frame.
+            for crc in [true, false] {
+                let data = relu(n, elem, n as u64 + 9);
+                let len = data.len() as u32;
+                let mut desc = comp(elem.bits(), len, len + 4096, chunk);
+                if !crc {
+                    desc.control |= d::CTRL_NO_CRC.mask() as u32;
+                }
+                let mut m = setup(&data, desc);
+                let d = single(&mut m, &c, codes::OK);
+                let opts = FrameOptions {
+                    chunk_log2: if chunk == 0 { 12 } else { chunk },
+                    crc,
+                    ..FrameOptions::new(ElemType::Raw(elem))
+                };
+                let frame = compress_frame(&data, &opts).unwrap();
+                let meta = layout::Header::parse(&frame).unwrap().meta_len() as usize;
+                assert_eq!(d.bytes_written as usize, frame.len() - meta);
+                assert_eq!(m.peek(META, meta), &frame[..meta], "BB {bb} n {n} crc {crc}");
+                assert_eq!(m.peek(DST, frame.len() - meta), &frame[meta..]);
+            }
         }
     }
 }
@@ -88,7 +101,7 @@ fn compress_overflow_is_found_chunk_by_chunk() {
     let data = vec![0x11u8; 512];
     let mut m = setup(&data, comp(32, 512, 511, 7));
     let d = single(&mut m, &e32(), codes::DST_OVERFLOW);
-    assert_eq!(d.unspecified, vec![DST..DST + 511, META..META + 32 + 16]);
+    assert_eq!(d.unspecified, vec![DST..DST + 511, META..META + 32 + 32 + 4]);
     // Exactly enough room.
     let mut m = setup(&data, comp(32, 512, 512, 7));
     assert_eq!(single(&mut m, &e32(), codes::OK).bytes_written, 512);
@@ -104,7 +117,7 @@ fn compress_overflow_is_found_chunk_by_chunk() {
 fn compress_bus_errors() {
     let data = relu(256, ElemWidth::W32, 3); // 1 KiB: 8 chunks of 128 bytes
     let d = comp(32, 1024, 2048, 7);
-    let unspec = vec![DST..DST + 2048, META..META + 64];
+    let unspec = vec![DST..DST + 2048, META..META + 32 + 64 + 4];
     let mut m = setup(&data, d);
     m.add_read_error(SRC + 1000..SRC + 1001, BusError::SlvErr);
     assert_eq!(

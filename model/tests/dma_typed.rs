@@ -9,7 +9,7 @@ mod dma_common;
 
 use cdma_model::dma::{codes, with_type_and_codec, Descriptor, EngineConfig, SparseMemory};
 use cdma_model::frame::compress_with;
-use cdma_model::{layout, Codec, ElemType, ElemWidth};
+use cdma_model::{compress_frame, layout, Codec, ElemType, ElemWidth, FrameOptions};
 
 use dma_common::*;
 
@@ -81,21 +81,45 @@ fn types() -> Vec<ElemType> {
     v
 }
 
-/// COMPRESS of `data` as `ty` with `codec` on engine `c` writes exactly the golden frame,
-/// and DECOMPRESS of that frame (untyped descriptor) gives the data back.
+/// COMPRESS of `data` as `ty` with `codec` on engine `c` writes exactly the golden frame
+/// (with CRCs: version 4; `no_crc`: version 2 or 3), and DECOMPRESS of that frame (untyped
+/// descriptor) gives the data back.
 fn round_trip(c: &EngineConfig, data: &[u8], ty: ElemType, codec: Codec, chunk_log2: u8) {
+    for crc in [false, true] {
+        round_trip_crc(c, data, (ty, codec), chunk_log2, crc);
+    }
+}
+
+fn round_trip_crc(
+    c: &EngineConfig,
+    data: &[u8],
+    (ty, codec): (ElemType, Codec),
+    chunk_log2: u8,
+    crc: bool,
+) {
     let len = data.len() as u32;
     let e = ty.width();
-    let d = typed(
+    let mut d = typed(
         comp(e.bits(), len, len + 4096, chunk_log2),
         ty.code(),
         codec == Codec::ZvcX,
     );
+    if !crc {
+        d.control |= cdma_spec::desc::CTRL_NO_CRC.mask() as u32;
+    }
     let mut m = setup(data, d);
     let out = single(&mut m, c, codes::OK);
-    let frame = compress_with(data, codec, ty, chunk_log2).unwrap();
+    let opts = FrameOptions {
+        codec,
+        elem_type: ty,
+        chunk_log2,
+        crc,
+    };
+    let frame = compress_frame(data, &opts).unwrap();
     let meta = layout::Header::parse(&frame).unwrap().meta_len() as usize;
-    let want_version = if ty == ElemType::Raw(e) && codec == Codec::Zvc {
+    let want_version = if crc {
+        4
+    } else if ty == ElemType::Raw(e) && codec == Codec::Zvc {
         2
     } else {
         3

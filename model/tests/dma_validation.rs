@@ -132,8 +132,22 @@ fn bad_descriptors() {
             },
         ),
         ("COPY src_len not whole elements", copy(6, 64)),
+        (
+            "no_crc on COPY",
+            Descriptor {
+                control: copy(0, 0).control | 1 << 6,
+                ..copy(0, 0)
+            },
+        ),
+        (
+            "no_crc on DECOMPRESS",
+            Descriptor {
+                control: decomp(32, 0, 0).control | 1 << 6,
+                ..decomp(32, 0, 0)
+            },
+        ),
     ];
-    for bit in [6, 7, 13, 19, 22, 31] {
+    for bit in [7, 13, 19, 22, 31] {
         cases.push((
             "reserved control bit",
             Descriptor {
@@ -182,6 +196,11 @@ fn unsupported_by_the_configuration() {
         (
             "chunk_log2 12 > CHUNK_LOG2_MAX 11",
             e32().with_chunk_log2_max(11).unwrap(),
+            comp(32, 256, 4096, 0),
+        ),
+        (
+            "COMPRESS with CRCs on an engine without them",
+            e32().with_crc(false),
             comp(32, 256, 4096, 0),
         ),
     ];

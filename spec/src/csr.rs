@@ -146,8 +146,15 @@ pub const IRQ_BITS: [BitField; 2] = [IRQ_DONE, IRQ_ERROR];
 pub const HWCFG_BUS_LOG2: BitField = BitField {
     name: "bus_bytes_log2",
     lsb: 0,
-    width: 8,
+    width: 4,
     description: "log2 of the m_axi data width in bytes (4, 5, 6 or 7 for 128, 256, 512, 1024 bits); also the alignment src/dst/meta need",
+};
+/// HWCFG: the engine computes and checks CRC32C (frame version 4).
+pub const HWCFG_CRC: BitField = BitField {
+    name: "crc",
+    lsb: 4,
+    width: 1,
+    description: "1: COMPRESS writes version 4 frames with CRC32C (unless the descriptor says no_crc) and DECOMPRESS checks them; 0: both are UNSUPPORTED (an engine generated without CRC32C)",
 };
 /// HWCFG: the element widths the engine was generated for, one bit per descriptor `elem`
 /// code (`desc::ELEM_CODES`).
@@ -180,8 +187,9 @@ pub const HWCFG_READS_IN_FLIGHT: BitField = BitField {
     description: "read bursts the engine keeps in flight",
 };
 /// HWCFG bits.
-pub const HWCFG_BITS: [BitField; 5] = [
+pub const HWCFG_BITS: [BitField; 6] = [
     HWCFG_BUS_LOG2,
+    HWCFG_CRC,
     HWCFG_ELEM_MASK,
     HWCFG_CODEC_MASK,
     HWCFG_CHUNK_LOG2_MAX,

@@ -162,6 +162,13 @@ pub const CTRL_STOP_ON_ERROR: BitField = BitField {
     width: 1,
     description: "1: an error in this descriptor ends the chain; 0: the engine goes on with `next`",
 };
+/// control: write the frame without CRC32C.
+pub const CTRL_NO_CRC: BitField = BitField {
+    name: "no_crc",
+    lsb: 6,
+    width: 1,
+    description: "COMPRESS: 0 = the frame carries CRC32C (version 4: a CRC per chunk and one of the metadata; UNSUPPORTED unless HWCFG.crc), 1 = it does not (version 2, or 3 with a type or ZVC-X); must be 0 for COPY and DECOMPRESS (a DECOMPRESS checks the CRCs a version 4 frame has)",
+};
 /// control: chunk size.
 pub const CTRL_CHUNK_LOG2: BitField = BitField {
     name: "chunk_log2",
@@ -184,11 +191,12 @@ pub const CTRL_CODEC: BitField = BitField {
     description: "COMPRESS: 0 = ZVC, 1 = ZVC-X (version 3 frame; UNSUPPORTED unless the engine was generated with it), 2, 3 = reserved (BAD_DESC); must be 0 for COPY and DECOMPRESS",
 };
 /// All control bit fields; every other bit is reserved and must be 0 (BAD_DESC).
-pub const CONTROL_BITS: [BitField; 7] = [
+pub const CONTROL_BITS: [BitField; 8] = [
     CTRL_OP,
     CTRL_ELEM,
     CTRL_IRQ,
     CTRL_STOP_ON_ERROR,
+    CTRL_NO_CRC,
     CTRL_CHUNK_LOG2,
     CTRL_TYPE,
     CTRL_CODEC,

@@ -34,6 +34,7 @@ codes! {
     BAD_PAYLOAD = 8, "BAD_PAYLOAD", "DECOMPRESS: a compressed chunk does not decode to its chunk size in exactly its stored size";
     DST_OVERFLOW = 9, "DST_OVERFLOW", "the output would exceed the destination capacity (nothing is written past it)";
     ABORTED = 10, "ABORTED", "abort was requested through CTRL";
+    BAD_CRC = 11, "BAD_CRC", "DECOMPRESS of a version 4 frame: the metadata CRC32C does not match the header and index (reported before any payload is read), or a chunk's data does not match its CRC32C (reported when the payload has been written, unless another error ended the descriptor first)";
 }
 
 /// The code's width in the status word.

@@ -45,10 +45,14 @@ pub struct EngineConfig {
     /// Whether the engine has the ZVC-X codec (descriptor `codec` 1, version 3 frames of
     /// codec 2); without it those are UNSUPPORTED.
     zvcx: bool,
+    /// Whether the engine computes and checks CRC32C (HWCFG `crc`): COMPRESS writes version
+    /// 4 frames unless the descriptor says `no_crc`, DECOMPRESS checks them; without it both
+    /// are UNSUPPORTED.
+    crc: bool,
 }
 
 impl Default for EngineConfig {
-    /// The default `cdma_dma_top`: 1024-bit bus, every element width, 4 KiB chunks.
+    /// The default `cdma_dma_top`: 1024-bit bus, every element width, 4 KiB chunks, CRC32C.
     fn default() -> EngineConfig {
         EngineConfig {
             bus_bytes: 128,
@@ -56,6 +60,7 @@ impl Default for EngineConfig {
             chunk_log2_max: 12,
             desc_limit: 1 << 16,
             zvcx: false,
+            crc: true,
         }
     }
 }
@@ -120,6 +125,17 @@ impl EngineConfig {
         self
     }
 
+    /// Sets whether the engine computes and checks CRC32C (default: yes).
+    pub fn with_crc(mut self, crc: bool) -> EngineConfig {
+        self.crc = crc;
+        self
+    }
+
+    /// Whether the engine computes and checks CRC32C (HWCFG `crc`).
+    pub fn has_crc(&self) -> bool {
+        self.crc
+    }
+
     /// Whether the engine has the ZVC-X codec.
     pub fn has_zvcx(&self) -> bool {
         self.zvcx
@@ -173,6 +189,7 @@ impl EngineConfig {
     /// know; it is given).
     pub fn hwcfg(&self, reads_in_flight: u8) -> u32 {
         let w = csr::HWCFG_BUS_LOG2.set(0, u64::from(self.bus_bytes.trailing_zeros()));
+        let w = csr::HWCFG_CRC.set(w, u64::from(self.crc));
         let w = csr::HWCFG_ELEM_MASK.set(w, u64::from(self.elem_mask));
         let w = csr::HWCFG_CODEC_MASK.set(w, u64::from(self.codec_mask()));
         let w = csr::HWCFG_CHUNK_LOG2_MAX.set(w, u64::from(self.chunk_log2_max));

@@ -11,7 +11,9 @@ use super::config::EngineConfig;
 use super::descriptor::{Descriptor, Op};
 use super::memory::Memory;
 use crate::frame::{decode_chunk_with, encode_chunk_with};
-use crate::layout::{self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN};
+use crate::layout::{
+    self, Header, IndexEntry, HEADER_LEN, INDEX_ENTRY_LEN, INDEX_ENTRY_LEN_CRC, META_CRC_LEN,
+};
 use crate::{Codec, ElemType, ElemWidth};
 
 /// Result of the operation of a fetched descriptor: error, bytes written, unspecified memory.
@@ -78,7 +80,8 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
     // The type and codec: COMPRESS only (DECOMPRESS reads them from the header).
     let type_field = d::CTRL_TYPE.get(c) as u8;
     let codec_field = d::CTRL_CODEC.get(c);
-    if op != Op::Compress && (type_field != 0 || codec_field != 0) {
+    let no_crc = d::CTRL_NO_CRC.get(c) == 1;
+    if op != Op::Compress && (type_field != 0 || codec_field != 0 || no_crc) {
         return OpResult::early(code::BAD_DESC);
     }
     let Ok(elem_type) = ElemType::from_code(type_field, elem) else {
@@ -94,6 +97,9 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
         return OpResult::early(code::UNSUPPORTED);
     }
     if codec == Codec::ZvcX && !cfg.has_zvcx() {
+        return OpResult::early(code::UNSUPPORTED);
+    }
+    if op == Op::Compress && !no_crc && !cfg.has_crc() {
         return OpResult::early(code::UNSUPPORTED);
     }
     // (A chunk smaller than a beat cannot happen today, 2^7 >= BB; the rule keeps chunks
@@ -117,7 +123,7 @@ pub(super) fn run_op(mem: &mut impl Memory, desc: &Descriptor, cfg: &EngineConfi
     }
     match op {
         Op::Copy => copy(mem, desc, bb),
-        Op::Compress => compress(mem, desc, cfg, (codec, elem_type), chunk_log2),
+        Op::Compress => compress(mem, desc, cfg, (codec, elem_type, !no_crc), chunk_log2),
         Op::Decompress => decompress(mem, desc, cfg, elem),
     }
 }
@@ -155,16 +161,21 @@ fn compress(
     mem: &mut impl Memory,
     desc: &Descriptor,
     cfg: &EngineConfig,
-    (codec, elem_type): (Codec, ElemType),
+    (codec, elem_type, crc): (Codec, ElemType, bool),
     chunk_log2: u8,
 ) -> OpResult {
     let bb = u64::from(cfg.bus_bytes());
     let len = u64::from(desc.src_len);
     let n = layout::n_chunks(len, chunk_log2);
+    let (entry_len, meta_len) = if crc {
+        (INDEX_ENTRY_LEN_CRC, layout::meta_len_crc(n))
+    } else {
+        (INDEX_ENTRY_LEN, layout::meta_len(n))
+    };
     // Step 8: chunk by chunk, in stream order.
     let unspec = vec![
         region(desc.dst_addr, u64::from(desc.dst_cap)),
-        region(desc.meta_addr, layout::meta_len(n)),
+        region(desc.meta_addr, meta_len),
     ];
     let chunk = 1u64 << chunk_log2;
     let mut index = Vec::new();
@@ -181,13 +192,18 @@ fn compress(
             return OpResult::streaming(code::READ_ERROR, unspec);
         };
         stored.clear();
-        let e = encode_chunk_with(&src, codec, elem_type, &mut stored);
+        let mut e = encode_chunk_with(&src, codec, elem_type, &mut stored);
+        if crc {
+            e.crc = layout::crc32c(&src);
+        }
         if off + stored.len() as u64 > u64::from(desc.dst_cap) {
             return OpResult::streaming(code::DST_OVERFLOW, unspec);
         }
         write_failed |= write_at(mem, desc.dst_addr, off, &stored).is_err();
         off += stored.len() as u64;
-        index.extend_from_slice(&e.to_word().to_le_bytes());
+        let at = index.len();
+        index.resize(at + entry_len, 0);
+        e.write(&mut index[at..], crc);
     }
     if write_failed {
         return OpResult::streaming(code::WRITE_ERROR, unspec);
@@ -199,10 +215,14 @@ fn compress(
         n_chunks: n as u32,
         uncompressed_len: len,
         payload_len: off,
-        crc: false,
+        crc,
     };
     let mut meta = header.to_bytes().to_vec();
     meta.extend_from_slice(&index);
+    if crc {
+        let m = layout::meta_crc(&index, &header.to_bytes());
+        meta.extend_from_slice(&m.to_le_bytes());
+    }
     if write_at(mem, desc.meta_addr, 0, &meta).is_err() {
         return OpResult::streaming(code::WRITE_ERROR, unspec);
     }
@@ -224,17 +244,15 @@ fn decompress(
     let Ok(h) = Header::parse(&hb) else {
         return OpResult::early(code::BAD_HEADER);
     };
-    // The engine reads versions 2 and 3: a version 4 frame (CRC32C) is an unknown version to
-    // it, as to the RTL's header check, until the engine checks CRCs.
-    if h.crc {
-        return OpResult::early(code::BAD_HEADER);
-    }
     // The frame must hold the elements the descriptor names (a width the engine does not
     // compress was refused in step 3).
     if h.elem() != elem {
         return OpResult::early(code::BAD_HEADER);
     }
-    if h.chunk_log2 > cfg.chunk_log2_max() || (h.codec == Codec::ZvcX && !cfg.has_zvcx()) {
+    if h.chunk_log2 > cfg.chunk_log2_max()
+        || (h.codec == Codec::ZvcX && !cfg.has_zvcx())
+        || (h.crc && !cfg.has_crc())
+    {
         return OpResult::early(code::UNSUPPORTED);
     }
     if h.uncompressed_len > u64::from(desc.dst_cap) {
@@ -242,6 +260,15 @@ fn decompress(
     }
     if h.payload_len != u64::from(desc.src_len) {
         return OpResult::early(code::BAD_HEADER);
+    }
+    // Version 4: the metadata CRC over the whole index and the header, before any entry is
+    // believed or any payload read.
+    if h.crc {
+        match meta_crc_matches(mem, desc.meta_addr, &hb, h.n_chunks, bb) {
+            Err(_) => return OpResult::early(code::READ_ERROR),
+            Ok(false) => return OpResult::early(code::BAD_CRC),
+            Ok(true) => {}
+        }
     }
     if h.n_chunks == 0 && h.payload_len != 0 {
         return OpResult::early(code::BAD_INDEX);
@@ -262,13 +289,18 @@ fn decompress(
     let mut off = 0u64;
     let mut out = Vec::new();
     let mut write_failed = false;
+    // A chunk whose data does not match its CRC does not stop the stream (the engine checks
+    // it after the chunk has gone out): BAD_CRC at the end, unless another error ends the
+    // descriptor first.
+    let mut crc_failed = false;
+    let entry_len = h.entry_len() as u64;
     for i in 0..h.n_chunks {
-        let at = HEADER_LEN as u64 + u64::from(i) * INDEX_ENTRY_LEN as u64;
-        let word = read_beats_at(mem, desc.meta_addr, at, INDEX_ENTRY_LEN as u64, bb);
+        let at = HEADER_LEN as u64 + u64::from(i) * entry_len;
+        let word = read_beats_at(mem, desc.meta_addr, at, entry_len, bb);
         let Ok(word) = word else {
             return stop(i, code::READ_ERROR);
         };
-        let e = IndexEntry::read(&word, 0, false);
+        let e = IndexEntry::read(&word, 0, h.crc);
         if e.check(i, h.chunk_len(u64::from(i)), h.codec, h.elem())
             .is_err()
         {
@@ -287,6 +319,7 @@ fn decompress(
         if decode_chunk_with(&s, e, clen as usize, h.codec, h.elem_type, &mut out).is_err() {
             return OpResult::streaming(code::BAD_PAYLOAD, unspec);
         }
+        crc_failed |= h.crc && layout::crc32c(&out) != e.crc;
         let at = u64::from(i) * h.chunk_bytes();
         write_failed |= write_at(mem, desc.dst_addr, at, &out).is_err();
         off = end;
@@ -294,6 +327,38 @@ fn decompress(
     if write_failed {
         return OpResult::streaming(code::WRITE_ERROR, unspec);
     }
+    if crc_failed {
+        return OpResult::streaming(code::BAD_CRC, unspec);
+    }
     // uncompressed_len <= dst_cap, a u32.
     OpResult::ok(h.uncompressed_len as u32)
+}
+
+/// The index is read for the metadata CRC in pieces of this many bytes (a multiple of every
+/// bus width), so a long index costs no large buffer.
+const META_PIECE: u64 = 1 << 16;
+
+/// Whether a version 4 frame's metadata CRC (after its `n` 8-byte entries) matches its index
+/// and header `hb`, read in whole beats as the engine reads them (a bus fault on any of those
+/// beats is the error).
+fn meta_crc_matches(
+    mem: &mut impl Memory,
+    meta_addr: u64,
+    hb: &[u8],
+    n: u32,
+    bb: u64,
+) -> Result<bool, super::memory::BusFault> {
+    let index_len = u64::from(n) * INDEX_ENTRY_LEN_CRC as u64;
+    let mut state = 0u32;
+    let mut off = 0;
+    while off < index_len {
+        let len = META_PIECE.min(index_len - off);
+        let piece = read_beats_at(mem, meta_addr, HEADER_LEN as u64 + off, len, bb)?;
+        state = ::crc32c::crc32c_append(state, &piece);
+        off += len;
+    }
+    let at = HEADER_LEN as u64 + index_len;
+    let stored = read_beats_at(mem, meta_addr, at, META_CRC_LEN as u64, bb)?;
+    let stored = u32::from_le_bytes(stored[..].try_into().expect("4 bytes"));
+    Ok(::crc32c::crc32c_append(state, hb) == stored)
 }

@@ -58,10 +58,9 @@ pub fn run(mem: &mut SparseMemory, head: u64, cfg: &EngineConfig) -> ChainOutcom
             let desc = d.desc.unwrap();
             allowed.push(desc.dst_addr..desc.dst_addr + u64::from(d.bytes_written));
             if desc.control & 3 == 1 {
-                let n = u64::from(u32::from_le_bytes(
-                    mem.peek(desc.meta_addr + 8, 4).try_into().unwrap(),
-                ));
-                allowed.push(desc.meta_addr..desc.meta_addr + layout::meta_len(n));
+                let h = layout::Header::parse(&mem.peek(desc.meta_addr, layout::HEADER_LEN))
+                    .expect("a COMPRESS that ended OK wrote a good header");
+                allowed.push(desc.meta_addr..desc.meta_addr + h.meta_len());
             }
         } else {
             assert_eq!(d.bytes_written, 0, "bytes_written after an error");
