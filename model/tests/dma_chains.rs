@@ -190,7 +190,11 @@ fn compress_then_decompress_chain_round_trips_through_memory() {
                 m.load(DESC, &d0.to_bytes());
                 m.load(DESC + 0x40, &d1.to_bytes());
                 let o = run(&mut m, DESC, &c);
-                assert_eq!(o.end, ChainEnd::Completed, "BB {bb} chunk {chunk} crc {crc}");
+                assert_eq!(
+                    o.end,
+                    ChainEnd::Completed,
+                    "BB {bb} chunk {chunk} crc {crc}"
+                );
                 assert_eq!(o.status, 0);
                 assert_eq!(o.descs[0].bytes_written, payload_len);
                 assert_eq!(o.descs[1].bytes_written, len as u32);

@@ -28,10 +28,7 @@ fn v4(data: &[u8]) -> (SparseMemory, Vec<u8>) {
     let mut m = SparseMemory::new(FILL);
     m.load(META, &f[..meta]);
     m.load(SRC, &f[meta..]);
-    m.load(
-        DESC,
-        &decomp(32, (f.len() - meta) as u32, 1600).to_bytes(),
-    );
+    m.load(DESC, &decomp(32, (f.len() - meta) as u32, 1600).to_bytes());
     (m, f)
 }
 

@@ -88,7 +88,11 @@ fn compress_writes_the_frame() {
                 let frame = compress_frame(&data, &opts).unwrap();
                 let meta = layout::Header::parse(&frame).unwrap().meta_len() as usize;
                 assert_eq!(d.bytes_written as usize, frame.len() - meta);
-                assert_eq!(m.peek(META, meta), &frame[..meta], "BB {bb} n {n} crc {crc}");
+                assert_eq!(
+                    m.peek(META, meta),
+                    &frame[..meta],
+                    "BB {bb} n {n} crc {crc}"
+                );
                 assert_eq!(m.peek(DST, frame.len() - meta), &frame[meta..]);
             }
         }
@@ -101,7 +105,10 @@ fn compress_overflow_is_found_chunk_by_chunk() {
     let data = vec![0x11u8; 512];
     let mut m = setup(&data, comp(32, 512, 511, 7));
     let d = single(&mut m, &e32(), codes::DST_OVERFLOW);
-    assert_eq!(d.unspecified, vec![DST..DST + 511, META..META + 32 + 32 + 4]);
+    assert_eq!(
+        d.unspecified,
+        vec![DST..DST + 511, META..META + 32 + 32 + 4]
+    );
     // Exactly enough room.
     let mut m = setup(&data, comp(32, 512, 512, 7));
     assert_eq!(single(&mut m, &e32(), codes::OK).bytes_written, 512);

@@ -5,7 +5,7 @@
 //! the lanes past `in_cnt` cleared, so a partial last beat is followed by `BB - in_cnt` zero
 //! bytes. Those are taken back by the **unshift** pipeline: [`UNSHIFT_STAGES`] registered
 //! stages, stage `k` multiplying by the inverse of `2^k` zero bytes when bit `k` of the pad
-//! count is set. A message's state leaves [`LATENCY`] cycles after its last beat, whatever
+//! count is set (the first `log2(BB)`: [`latency`]). A message's state leaves that many cycles after its last beat, whatever
 //! its length, and a new message may start on the very next beat: no beat ever waits.
 //!
 //! The unit keeps the raw state: a CRC32C message starts from `in_init` = `0xFFFF_FFFF` and
@@ -22,13 +22,18 @@ use rust_hdl::widgets::prelude::DFF;
 use super::math::{beat_rows, unshift_rows};
 use crate::prims::{ByteKeep, Join, XorMatrix};
 
-/// Unshift stages: pads of up to `2^7 - 1` bytes, enough for a 128-byte (1024-bit) beat.
+/// Unshift stages at most: pads of up to `2^7 - 1` bytes, enough for a 128-byte (1024-bit)
+/// beat. A `BB`-byte beat's pad is below `BB`, so only the first `log2(BB)` stages work; the
+/// others pass their input through without a register.
 pub const UNSHIFT_STAGES: usize = 7;
-/// Cycles from a message's last beat to its `out_valid`.
-pub const LATENCY: usize = UNSHIFT_STAGES;
+/// Cycles from a message's last beat to its `out_valid` on a `bb`-byte bus: `log2(bb)`.
+pub const fn latency(bb: usize) -> usize {
+    bb.trailing_zeros() as usize
+}
 
 /// One unshift stage: `y = M·x` if the pad has bit `k` set, else `x`, registered with the pad
-/// (bit `k` cleared: the bytes it stood for are taken back) and the valid flag.
+/// (bit `k` cleared: the bytes it stood for are taken back) and the valid flag; a stage that
+/// is not `live` (its pad bit is never set) passes its inputs straight through.
 #[derive(LogicBlock)]
 pub struct CrcUnshift {
     /// Clock, rising edge.
@@ -52,11 +57,13 @@ pub struct CrcUnshift {
     r_pad: DFF<Bits<8>>,
     r_v: DFF<Bit>,
     sel: Constant<Bits<8>>,
+    live: Constant<Bit>,
 }
 
 impl CrcUnshift {
-    /// Stage `k`: takes back `2^k` zero bytes when bit `k` of `pad` is set.
-    pub fn new(k: usize) -> Self {
+    /// Stage `k`: takes back `2^k` zero bytes when bit `k` of `pad` is set; a wire if not
+    /// `live`.
+    pub fn new(k: usize, live: bool) -> Self {
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -71,6 +78,7 @@ impl CrcUnshift {
             r_pad: Default::default(),
             r_v: Default::default(),
             sel: Constant::new((1u64 << k).into()),
+            live: Constant::new(live),
         }
     }
 }
@@ -87,9 +95,15 @@ impl Logic for CrcUnshift {
         }
         self.r_pad.d.next = self.pad.val() & !self.sel.val();
         self.r_v.d.next = self.valid.val() & !self.rst.val();
-        self.y.next = self.r_x.q.val();
-        self.pad_out.next = self.r_pad.q.val();
-        self.valid_out.next = self.r_v.q.val();
+        if self.live.val() {
+            self.y.next = self.r_x.q.val();
+            self.pad_out.next = self.r_pad.q.val();
+            self.valid_out.next = self.r_v.q.val();
+        } else {
+            self.y.next = self.x.val();
+            self.pad_out.next = self.pad.val();
+            self.valid_out.next = self.valid.val();
+        }
     }
 }
 
@@ -115,7 +129,7 @@ pub struct Crc32cBeat<const DW: usize, const BB: usize, const XW: usize> {
     pub in_valid: Signal<In, Bit>,
     /// Raw state after the message (CRC32C: `out_crc ^ 0xFFFF_FFFF`).
     pub out_crc: Signal<Out, Bits<32>>,
-    /// `out_crc` is a message's, [`LATENCY`] cycles after its last beat (one cycle).
+    /// `out_crc` is a message's, `log2(BB)` cycles after its last beat ([`latency`]; one cycle).
     pub out_valid: Signal<Out, Bit>,
     keep: ByteKeep<BB, DW>,
     cat: Join<DW, 32, XW>,
@@ -152,13 +166,13 @@ impl<const DW: usize, const BB: usize, const XW: usize> Default for Crc32cBeat<D
             keep: Default::default(),
             cat: Default::default(),
             fwd: XorMatrix::new(&beat_rows(BB)),
-            u0: CrcUnshift::new(0),
-            u1: CrcUnshift::new(1),
-            u2: CrcUnshift::new(2),
-            u3: CrcUnshift::new(3),
-            u4: CrcUnshift::new(4),
-            u5: CrcUnshift::new(5),
-            u6: CrcUnshift::new(6),
+            u0: CrcUnshift::new(0, 0 < latency(BB)),
+            u1: CrcUnshift::new(1, 1 < latency(BB)),
+            u2: CrcUnshift::new(2, 2 < latency(BB)),
+            u3: CrcUnshift::new(3, 3 < latency(BB)),
+            u4: CrcUnshift::new(4, 4 < latency(BB)),
+            u5: CrcUnshift::new(5, 5 < latency(BB)),
+            u6: CrcUnshift::new(6, 6 < latency(BB)),
             acc: Default::default(),
             s_in: Default::default(),
             bb: Constant::new((BB as u64).into()),

@@ -5,17 +5,20 @@
 //!   zero bytes), computed when a block is built.
 //! * [`Crc32cBeat`] (Verilog `cdma_crc32c_dw{DW}` when emitted alone): the beat unit, and
 //!   [`CrcUnshift`], one stage of its padding-removal pipeline.
+//! * [`Crc32cStep8`]: 8 bytes in one combinational step (the controller's metadata CRC).
 
 pub mod math;
 
 mod beat;
+mod step;
 #[cfg(test)]
 mod tests;
 
 pub use beat::{
-    Crc32cBeat, Crc32cBeatDw1024, Crc32cBeatDw128, Crc32cBeatDw256, Crc32cBeatDw512, CrcUnshift,
-    LATENCY, UNSHIFT_STAGES,
+    latency, Crc32cBeat, Crc32cBeatDw1024, Crc32cBeatDw128, Crc32cBeatDw256, Crc32cBeatDw512,
+    CrcUnshift, UNSHIFT_STAGES,
 };
+pub use step::{Crc32cStep8, STEP_BYTES};
 
 use crate::emit::{standalone_block, StandaloneBlock};
 use crate::port_docs::PortDocs;

@@ -58,7 +58,7 @@ macro_rules! run_fn {
             let mut got = vec![];
             let mut i = 0;
             let mut tail = 0;
-            while i < beats.len() || tail < LATENCY + 2 {
+            while i < beats.len() || tail < latency(BB) + 2 {
                 let go = i < beats.len() && !rng.chance(idle_pct);
                 uut.in_valid.next = go;
                 if i < beats.len() {

@@ -142,7 +142,10 @@ pub struct DescCheck {
     pub meta_addr: Signal<Out, Bits<ADDR_BITS>>,
     /// `next`.
     pub next_desc: Signal<Out, Bits<ADDR_BITS>>,
+    /// COMPRESS with CRC32C (`control.no_crc` clear): the frame is version 4.
+    pub crc: Signal<Out, Bit>,
     control: Signal<Local, Bits<CONTROL_BITS>>,
+    no_crc: Signal<Local, Bit>,
     cl_raw: Signal<Local, Bits<CL_BITS>>,
     codec: Signal<Local, Bits<CODEC_BITS>>,
     ty5: Signal<Local, Bits<5>>,
@@ -173,6 +176,7 @@ pub struct DescCheck {
     b_cl: Constant<Bits<5>>,
     b_type: Constant<Bits<5>>,
     b_codec: Constant<Bits<5>>,
+    b_no_crc: Constant<Bits<5>>,
     low3: Constant<Bits<5>>,
     low2: Constant<Bits<5>>,
     two: Constant<Bits<5>>,
@@ -181,6 +185,8 @@ pub struct DescCheck {
     codec_zvcx: Constant<Bits<CODEC_BITS>>,
     // An engine without the ZVC-X codec refuses its descriptors as UNSUPPORTED.
     has_zvcx: Constant<Bit>,
+    // An engine without CRC32C refuses COMPRESS with CRCs as UNSUPPORTED.
+    has_crc: Constant<Bit>,
     op_copy: Constant<Bits<OP_BITS>>,
     op_comp: Constant<Bits<OP_BITS>>,
     op_dec: Constant<Bits<OP_BITS>>,
@@ -207,8 +213,8 @@ pub struct DescCheck {
 
 impl DescCheck {
     /// The checker of a `dw`-bit engine (`BB = dw/8`) that runs the element widths of
-    /// `elem_mask`, with the ZVC-X codec iff `has_zvcx`.
-    pub fn new(dw: usize, elem_mask: u8, has_zvcx: bool) -> Self {
+    /// `elem_mask`, with the ZVC-X codec iff `has_zvcx` and CRC32C iff `has_crc`.
+    pub fn new(dw: usize, elem_mask: u8, has_zvcx: bool, has_crc: bool) -> Self {
         let bb = dw / 8;
         assert!(
             elem_mask != 0 && elem_mask <= ELEM_MASK_ALL,
@@ -231,7 +237,9 @@ impl DescCheck {
             dst_cap: Default::default(),
             meta_addr: Default::default(),
             next_desc: Default::default(),
+            crc: Default::default(),
             control: Default::default(),
+            no_crc: Default::default(),
             elem: Default::default(),
             ty: Default::default(),
             zvcx: Default::default(),
@@ -265,6 +273,7 @@ impl DescCheck {
             b_cl: b(desc::CTRL_CHUNK_LOG2),
             b_type: b(desc::CTRL_TYPE),
             b_codec: b(desc::CTRL_CODEC),
+            b_no_crc: b(desc::CTRL_NO_CRC),
             low3: c(desc::CTRL_TYPE.mask() >> desc::CTRL_TYPE.lsb),
             low2: c(desc::CTRL_ELEM.mask() >> desc::CTRL_ELEM.lsb),
             two: c(2),
@@ -272,6 +281,7 @@ impl DescCheck {
             codec_zvc: c(desc::DESC_CODEC_ZVC),
             codec_zvcx: c(desc::DESC_CODEC_ZVCX),
             has_zvcx: Constant::new(has_zvcx),
+            has_crc: Constant::new(has_crc),
             op_copy: c(desc::OP_COPY),
             op_comp: c(desc::OP_COMPRESS),
             op_dec: c(desc::OP_DECOMPRESS),
@@ -366,6 +376,7 @@ impl Logic for DescCheck {
             self.control.val().get_bits::<5>(self.b_elem.val().index()) & self.low2.val();
         self.irq.next = self.control.val().get_bit(self.b_irq.val().index());
         self.stop.next = self.control.val().get_bit(self.b_stop.val().index());
+        self.no_crc.next = self.control.val().get_bit(self.b_no_crc.val().index());
         self.is_copy.next = self.op.val() == self.op_copy.val();
         self.is_comp.next = self.op.val() == self.op_comp.val();
         self.is_dec.next = self.op.val() == self.op_dec.val();
@@ -393,7 +404,8 @@ impl Logic for DescCheck {
             | self.res0.val().any()
             | self.res1.val().any()
             | (!self.is_comp.val() & self.cl_raw.val().any())
-            | (!self.is_comp.val() & (self.ty.val().any() | self.codec.val().any()))
+            | (!self.is_comp.val()
+                & (self.ty.val().any() | self.codec.val().any() | self.no_crc.val()))
             | !self
                 .type_elem_ok
                 .val()
@@ -409,7 +421,9 @@ impl Logic for DescCheck {
             | (self.is_comp.val()
                 & ((self.chunk_log2.val() > self.cl_eng_max.val())
                     | (self.chunk_log2.val() < self.cl_eng_min.val())))
-            | ((self.codec.val() == self.codec_zvcx.val()) & !self.has_zvcx.val());
+            | ((self.codec.val() == self.codec_zvcx.val()) & !self.has_zvcx.val())
+            | (self.is_comp.val() & !self.no_crc.val() & !self.has_crc.val());
+        self.crc.next = self.is_comp.val() & !self.no_crc.val();
         // ---- step 4: UNALIGNED
         self.unaligned.next = (self.src_addr.val() & self.bb_mask.val()).any()
             | (self.dst_addr.val() & self.bb_mask.val()).any()
@@ -458,6 +472,8 @@ pub struct HdrCheck {
     pub zvcx: Signal<Out, Bit>,
     /// The frame's `elem_type` code (0 for version 2; valid when `code` is 0).
     pub ty: Signal<Out, Bits<TYPE_BITS>>,
+    /// The frame is version 4: 8-byte index entries with CRC32C, a metadata CRC.
+    pub crc: Signal<Out, Bit>,
     magic: Signal<Local, Bits<32>>,
     version: Signal<Local, Bits<HBYTE_BITS>>,
     codec: Signal<Local, Bits<HBYTE_BITS>>,
@@ -475,6 +491,7 @@ pub struct HdrCheck {
     want_elem: Signal<Local, Bits<HBYTE_BITS>>,
     v2: Signal<Local, Bit>,
     v3: Signal<Local, Bit>,
+    v4: Signal<Local, Bit>,
     etype: Signal<Local, Bits<8>>,
     etype_idx: Signal<Local, Bits<8>>,
     bad_v2: Signal<Local, Bit>,
@@ -493,6 +510,7 @@ pub struct HdrCheck {
     v_magic: Constant<Bits<32>>,
     v_version: Constant<Bits<HBYTE_BITS>>,
     v_version_typed: Constant<Bits<HBYTE_BITS>>,
+    v_version_crc: Constant<Bits<HBYTE_BITS>>,
     v_codec: Constant<Bits<HBYTE_BITS>>,
     v_codec_zvcx: Constant<Bits<HBYTE_BITS>>,
     n_types: Constant<Bits<8>>,
@@ -500,6 +518,8 @@ pub struct HdrCheck {
     type_width_ok: Constant<Bits<256>>,
     // An engine without the ZVC-X codec refuses its frames as UNSUPPORTED.
     has_zvcx: Constant<Bit>,
+    // An engine without CRC32C refuses version 4 frames as UNSUPPORTED.
+    has_crc: Constant<Bit>,
     eb_8: Constant<Bits<HBYTE_BITS>>,
     eb_16: Constant<Bits<HBYTE_BITS>>,
     eb_32: Constant<Bits<HBYTE_BITS>>,
@@ -517,8 +537,8 @@ pub struct HdrCheck {
 
 impl HdrCheck {
     /// The header checker (the engine's `CHUNK_LOG2_MAX` limits the chunk size) of an engine
-    /// with the ZVC-X codec iff `has_zvcx`.
-    pub fn new(has_zvcx: bool) -> Self {
+    /// with the ZVC-X codec iff `has_zvcx` and CRC32C iff `has_crc`.
+    pub fn new(has_zvcx: bool, has_crc: bool) -> Self {
         // Element widths in code order (8, 16, 32 bits).
         let eb = desc::ELEM_CODES.map(|(_, bits)| bits);
         Self {
@@ -533,6 +553,7 @@ impl HdrCheck {
             plen: Default::default(),
             zvcx: Default::default(),
             ty: Default::default(),
+            crc: Default::default(),
             magic: Default::default(),
             version: Default::default(),
             codec: Default::default(),
@@ -550,6 +571,7 @@ impl HdrCheck {
             want_elem: Default::default(),
             v2: Default::default(),
             v3: Default::default(),
+            v4: Default::default(),
             etype: Default::default(),
             etype_idx: Default::default(),
             bad_v2: Default::default(),
@@ -568,12 +590,14 @@ impl HdrCheck {
             v_magic: c(u64::from(u32::from_le_bytes(frame::MAGIC))),
             v_version: c(u64::from(frame::VERSION)),
             v_version_typed: c(u64::from(frame::VERSION_TYPED)),
+            v_version_crc: c(u64::from(frame::VERSION_CRC)),
             v_codec: c(u64::from(frame::CODEC_ZVC)),
             v_codec_zvcx: c(u64::from(frame::CODEC_ZVCX)),
             n_types: c(8),
             three8: c(3),
             type_width_ok: c(type_width_table()),
             has_zvcx: Constant::new(has_zvcx),
+            has_crc: Constant::new(has_crc),
             eb_8: c(u64::from(eb[0])),
             eb_16: c(u64::from(eb[1])),
             eb_32: c(u64::from(eb[2])),
@@ -593,7 +617,7 @@ impl HdrCheck {
 
 impl Default for HdrCheck {
     fn default() -> Self {
-        Self::new(false)
+        Self::new(false, true)
     }
 }
 
@@ -644,8 +668,10 @@ impl Logic for HdrCheck {
         self.want_elem.next = self.eb_8.val() << self.elem_code.val();
         // Version 2: codec ZVC, bytes 12–15 reserved. Version 3: codec ZVC or ZVC-X, byte 12
         // a type of the descriptor's width (which `elem_bits` must be), bytes 13–15 reserved.
+        // Version 4 has version 3's header (and CRCs after the index).
         self.v2.next = self.version.val() == self.v_version.val();
-        self.v3.next = self.version.val() == self.v_version_typed.val();
+        self.v4.next = self.version.val() == self.v_version_crc.val();
+        self.v3.next = (self.version.val() == self.v_version_typed.val()) | self.v4.val();
         self.etype.next = self.reserved.val().get_bits::<8>(0);
         // 8·type + width/8 (the type table's index, modulo 256: a type ≥ 8 is refused by
         // itself).
@@ -678,8 +704,10 @@ impl Logic for HdrCheck {
             | (self.ceil_lo.val() != self.n_chunks.val());
         self.zvcx.next = self.codec.val() == self.v_codec_zvcx.val();
         self.ty.next = self.etype.val().get_bits::<TYPE_BITS>(0);
+        self.crc.next = self.v4.val();
         self.unsup.next = (self.cl.val() > self.cl_eng_max.val())
-            | ((self.codec.val() == self.v_codec_zvcx.val()) & !self.has_zvcx.val());
+            | ((self.codec.val() == self.v_codec_zvcx.val()) & !self.has_zvcx.val())
+            | (self.v4.val() & !self.has_crc.val());
         self.code.next = self.ok.val();
         if self.bad.val() {
             self.code.next = self.e_bad_header.val();

@@ -34,6 +34,7 @@ use rust_hdl::widgets::prelude::DFF;
 use super::check::{CL_BITS, LEN_BITS, OP_BITS};
 use super::chunk_fifo::{ChunkFifoDw1024, ChunkFifoDw128, ChunkFifoDw256, ChunkFifoDw512};
 use super::chunk_scan::{ChunkScanDw1024, ChunkScanDw128, ChunkScanDw256, ChunkScanDw512};
+use super::crc_path::CrcPath;
 use super::zvcx_dec::{ZvcxDecPathDw1024, ZvcxDecPathDw128, ZvcxDecPathDw256, ZvcxDecPathDw512};
 use super::zvcx_enc::{ZvcxEncPathDw1024, ZvcxEncPathDw128, ZvcxEncPathDw256, ZvcxEncPathDw512};
 use super::zvcx_off::{ZvcxDecOff, ZvcxEncOff};
@@ -48,7 +49,7 @@ use cdma_spec::desc;
 macro_rules! datapath {
     (
         $(#[$doc:meta])*
-        $name:ident, $scan:ty, $fifo:ty, $comp:ty, $zdec:ty, $xenc:ty, $xdec:ty,
+        $name:ident, $scan:ty, $fifo:ty, $comp:ty, $zdec:ty, $xenc:ty, $xdec:ty, $crc:ty,
         bw: $bw:tt, sw: $sw:tt, fw: $fw:tt
     ) => {
         $(#[$doc])*
@@ -71,8 +72,12 @@ macro_rules! datapath {
             pub zvcx: Signal<In, Bit>,
             /// Element type code (docs/FORMAT.md `elem_type`) for ZVC-X, stable from `start`.
             pub ty: Signal<In, Bits<3>>,
+            /// The operation carries CRC32C (a version 4 frame), stable from `start` on.
+            pub crc: Signal<In, Bit>,
             /// Source bytes (payload bytes for DECOMPRESS).
             pub src_len: Signal<In, Bits<LEN_BITS>>,
+            /// DECOMPRESS: bytes of the output (`uncompressed_len`).
+            pub dst_len: Signal<In, Bits<LEN_BITS>>,
             /// Chunk size log2.
             pub chunk_log2: Signal<In, Bits<CL_BITS>>,
             /// Payload read beat.
@@ -85,6 +90,8 @@ macro_rules! datapath {
             pub dec_stored_len: Signal<Out, Bits<LEN_BITS>>,
             /// COMPRESS decision: raw.
             pub dec_raw: Signal<Out, Bit>,
+            /// COMPRESS decision: the chunk's CRC32C (with `crc`).
+            pub dec_crc: Signal<Out, Bits<32>>,
             /// Decision valid.
             pub dec_valid: Signal<Out, Bit>,
             /// Decision taken.
@@ -95,6 +102,8 @@ macro_rules! datapath {
             pub ck_raw: Signal<In, Bit>,
             /// Chunk command: uncompressed bytes.
             pub ck_chunk_len: Signal<In, Bits<LEN_BITS>>,
+            /// Chunk command (DECOMPRESS with `crc`): the chunk's expected CRC32C.
+            pub ck_crc: Signal<In, Bits<32>>,
             /// Chunk command: last chunk (DECOMPRESS; COMPRESS with ZVC-X, whose coded beats
             /// do not carry the source's end).
             pub ck_last: Signal<In, Bit>,
@@ -116,8 +125,26 @@ macro_rules! datapath {
             pub idle: Signal<Out, Bit>,
             /// DECOMPRESS payload error (sticky until `start`).
             pub error: Signal<Out, Bit>,
-            /// DECOMPRESS: a chunk command is open (taken, its last beat not yet decoded): low
-            /// once every chunk commanded has been checked (`error` settles the cycle after).
+            /// DECOMPRESS with `crc`: a chunk's data did not match its CRC32C (sticky until
+            /// `start`; settled once `ck_open` is low).
+            pub crc_err: Signal<Out, Bit>,
+            /// Metadata pass (DECOMPRESS with `crc`, before `start`): level until `mp_done`.
+            pub mp: Signal<In, Bit>,
+            /// Metadata pass: the controller takes an index beat (`in_data`).
+            pub mp_take: Signal<In, Bit>,
+            /// Metadata pass: the first index beat.
+            pub mp_first: Signal<In, Bit>,
+            /// Metadata pass: the last index beat.
+            pub mp_last: Signal<In, Bit>,
+            /// Metadata pass: the beat's index bytes end at this lane.
+            pub mp_cnt: Signal<In, Bits<8>>,
+            /// Metadata pass: the raw CRC32C state after the index.
+            pub mp_state: Signal<Out, Bits<32>>,
+            /// Metadata pass: `mp_state` is there (one cycle).
+            pub mp_done: Signal<Out, Bit>,
+            /// DECOMPRESS: a chunk command is open (taken, its last beat not yet decoded, or
+            /// its CRC not yet checked): low once every chunk commanded has been checked
+            /// (`error` settles the cycle after; `crc_err` is settled).
             pub ck_open: Signal<Out, Bit>,
             // children
             scan: $scan,
@@ -126,6 +153,7 @@ macro_rules! datapath {
             zdec: $zdec,
             xenc: $xenc,
             xdec: $xdec,
+            crcp: $crc,
             j_flags: Join<1, 1, 2>,
             j_hi: Join<8, 2, 10>,
             j_word: Join<$bw, 10, $fw>,
@@ -133,6 +161,7 @@ macro_rules! datapath {
             pos: DFF<Bits<LEN_BITS>>,
             act: DFF<Bit>,
             b_done: DFF<Bit>,
+            opos: DFF<Bits<LEN_BITS>>,
             // locals
             crst: Signal<Local, Bit>,
             is_comp: Signal<Local, Bit>,
@@ -156,6 +185,12 @@ macro_rules! datapath {
             a_ok: Signal<Local, Bit>,
             b_fin: Signal<Local, Bit>,
             skip: Signal<Local, Bit>,
+            s_hold: Signal<Local, Bit>,
+            ck_ok: Signal<Local, Bit>,
+            ckv: Signal<Local, Bit>,
+            inner_ck_ready: Signal<Local, Bit>,
+            d_ok: Signal<Local, Bit>,
+            o_rem: Signal<Local, Bits<LEN_BITS>>,
             // constants
             op_comp: Constant<Bits<OP_BITS>>,
             op_dec: Constant<Bits<OP_BITS>>,
@@ -180,18 +215,22 @@ macro_rules! datapath {
                     elem: Default::default(),
                     zvcx: Default::default(),
                     ty: Default::default(),
+                    crc: Default::default(),
                     src_len: Default::default(),
+                    dst_len: Default::default(),
                     chunk_log2: Default::default(),
                     in_data: Default::default(),
                     in_valid: Default::default(),
                     in_ready: Default::default(),
                     dec_stored_len: Default::default(),
                     dec_raw: Default::default(),
+                    dec_crc: Default::default(),
                     dec_valid: Default::default(),
                     dec_ready: Default::default(),
                     ck_stored_len: Default::default(),
                     ck_raw: Default::default(),
                     ck_chunk_len: Default::default(),
+                    ck_crc: Default::default(),
                     ck_last: Default::default(),
                     ck_valid: Default::default(),
                     ck_ready: Default::default(),
@@ -202,6 +241,14 @@ macro_rules! datapath {
                     out_ready: Default::default(),
                     idle: Default::default(),
                     error: Default::default(),
+                    crc_err: Default::default(),
+                    mp: Default::default(),
+                    mp_take: Default::default(),
+                    mp_first: Default::default(),
+                    mp_last: Default::default(),
+                    mp_cnt: Default::default(),
+                    mp_state: Default::default(),
+                    mp_done: Default::default(),
                     ck_open: Default::default(),
                     scan: Default::default(),
                     fifo: Default::default(),
@@ -209,12 +256,14 @@ macro_rules! datapath {
                     zdec: Default::default(),
                     xenc: Default::default(),
                     xdec: Default::default(),
+                    crcp: Default::default(),
                     j_flags: Default::default(),
                     j_hi: Default::default(),
                     j_word: Default::default(),
                     pos: Default::default(),
                     act: Default::default(),
                     b_done: Default::default(),
+                    opos: Default::default(),
                     crst: Default::default(),
                     is_comp: Default::default(),
                     is_dec: Default::default(),
@@ -237,6 +286,12 @@ macro_rules! datapath {
                     a_ok: Default::default(),
                     b_fin: Default::default(),
                     skip: Default::default(),
+                    s_hold: Default::default(),
+                    ck_ok: Default::default(),
+                    ckv: Default::default(),
+                    inner_ck_ready: Default::default(),
+                    d_ok: Default::default(),
+                    o_rem: Default::default(),
                     op_comp: c(desc::OP_COMPRESS),
                     op_dec: c(desc::OP_DECOMPRESS),
                     bb: c($bw / 8),
@@ -251,7 +306,7 @@ macro_rules! datapath {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                dff_setup!(self, clock, pos, act, b_done);
+                dff_setup!(self, clock, pos, act, b_done, opos);
                 self.crst.next = self.rst.val() | self.start.val() | self.abort.val();
                 self.scan.clock.next = self.clock.val();
                 self.fifo.clock.next = self.clock.val();
@@ -265,6 +320,8 @@ macro_rules! datapath {
                 self.zdec.rst.next = self.crst.val();
                 self.xenc.rst.next = self.crst.val();
                 self.xdec.rst.next = self.crst.val();
+                self.crcp.clock.next = self.clock.val();
+                self.crcp.rst.next = self.crst.val();
                 self.is_comp.next = self.op.val() == self.op_comp.val();
                 self.is_dec.next = self.op.val() == self.op_dec.val();
                 self.is_cx.next = self.is_comp.val() & self.zvcx.val();
@@ -298,22 +355,51 @@ macro_rules! datapath {
                 }
                 self.chunk_end.next =
                     self.last_beat.val() | !(self.pos_nx.val() & self.csz_m1.val()).any();
+                // ---- CRC32C (version 4): COMPRESS source beats, DECOMPRESS output beats, the
+                // metadata pass. A beat that ends a chunk waits while DEPTH chunks wait for
+                // their decisions; a chunk command waits while DEPTH CRCs wait for their data.
+                self.crcp.comp.next = self.is_comp.val() & self.crc.val();
+                self.crcp.dec.next = self.is_dec.val() & self.crc.val();
+                self.crcp.mp.next = self.mp.val();
+                self.crcp.in_data.next = self.in_data.val();
+                self.crcp.s_cnt.next = self.bytes.val();
+                self.crcp.s_end.next = self.chunk_end.val();
+                self.s_hold.next = self.is_comp.val() & self.crc.val() & self.chunk_end.val()
+                    & !self.crcp.s_room.val();
+                self.crcp.m_take.next = self.mp_take.val();
+                self.crcp.m_first.next = self.mp_first.val();
+                self.crcp.m_last.next = self.mp_last.val();
+                self.crcp.m_cnt.next = self.mp_cnt.val();
+                self.mp_state.next = self.crcp.m_state.val();
+                self.mp_done.next = self.crcp.m_done.val() & self.mp.val();
+                self.crc_err.next = self.crcp.err.val();
+                self.d_ok.next = !(self.is_comp.val() & self.crc.val()) | self.crcp.d_valid.val();
+                self.dec_crc.next = self.crcp.d_crc.val();
+                self.ck_ok.next = !(self.is_dec.val() & self.crc.val()) | self.crcp.c_room.val();
+                self.ckv.next = self.ck_valid.val() & self.ck_ok.val();
+                self.crcp.c_crc.next = self.ck_crc.val();
+
                 // ---- COMPRESS: scan (ZVC, a tap) or the ZVC-X encoder (a fork) beside the
                 // raw FIFO; a chunk's beats leave it while its command is offered
                 self.scan.in_data.next = self.in_data.val();
                 self.scan.in_bytes.next = self.bytes.val();
                 self.scan.in_chunk_end.next = self.chunk_end.val();
-                self.scan.in_valid.next = self.in_valid.val() & self.is_comp.val() & !self.zvcx.val();
+                self.scan.in_valid.next =
+                    self.in_valid.val() & self.is_comp.val() & !self.zvcx.val() & !self.s_hold.val();
                 self.scan.out_ready.next = self.fifo.in_ready.val();
                 self.xenc.in_data.next = self.in_data.val();
                 self.xenc.in_cnt.next = self.bytes.val();
                 self.xenc.in_end.next = self.chunk_end.val();
-                self.xenc.in_valid.next =
-                    self.in_valid.val() & self.is_cx.val() & self.fifo.in_ready.val();
+                self.xenc.in_valid.next = self.in_valid.val()
+                    & self.is_cx.val()
+                    & self.fifo.in_ready.val()
+                    & !self.s_hold.val();
                 self.fifo.in_valid.next = self.scan.out_valid.val();
                 if self.zvcx.val() {
-                    self.fifo.in_valid.next =
-                        self.in_valid.val() & self.is_cx.val() & self.xenc.in_ready.val();
+                    self.fifo.in_valid.next = self.in_valid.val()
+                        & self.is_cx.val()
+                        & self.xenc.in_ready.val()
+                        & !self.s_hold.val();
                 }
                 self.j_flags.lo.next = self.chunk_end.val().into();
                 self.j_flags.hi.next = self.last_beat.val().into();
@@ -322,16 +408,17 @@ macro_rules! datapath {
                 self.j_word.lo.next = self.in_data.val();
                 self.j_word.hi.next = self.j_hi.y.val();
                 self.fifo.in_data.next = self.j_word.y.val();
-                self.scan.dec_ready.next = self.dec_ready.val() & !self.zvcx.val();
-                self.xenc.dec_ready.next = self.dec_ready.val() & self.zvcx.val();
+                // A decision leaves with its chunk's CRC (version 4).
+                self.scan.dec_ready.next = self.dec_ready.val() & !self.zvcx.val() & self.d_ok.val();
+                self.xenc.dec_ready.next = self.dec_ready.val() & self.zvcx.val() & self.d_ok.val();
                 if self.zvcx.val() {
                     self.dec_stored_len.next = self.xenc.dec_stored_len.val();
                     self.dec_raw.next = self.xenc.dec_raw.val();
-                    self.dec_valid.next = self.xenc.dec_valid.val();
+                    self.dec_valid.next = self.xenc.dec_valid.val() & self.d_ok.val();
                 } else {
                     self.dec_stored_len.next = self.scan.dec_stored_len.val();
                     self.dec_raw.next = self.scan.dec_raw.val();
-                    self.dec_valid.next = self.scan.dec_valid.val();
+                    self.dec_valid.next = self.scan.dec_valid.val() & self.d_ok.val();
                 }
                 // ---- the compressor's source: the read beats (COPY, stored raw), the FIFO
                 // (ZVC COMPRESS), or with ZVC-X the chosen side (a: the raw FIFO for a raw
@@ -418,13 +505,13 @@ macro_rules! datapath {
                     self.zdec.ck_len.next = self.ck_stored_len.val();
                     self.zdec.ck_raw.next = true;
                     self.zdec.ck_valid.next =
-                        self.ck_valid.val() & self.xdec.c_ready.val() & !self.skip.val();
+                        self.ckv.val() & self.xdec.c_ready.val() & !self.skip.val();
                     self.xdec.c_valid.next =
-                        self.ck_valid.val() & (self.zdec.ck_ready.val() | self.skip.val());
+                        self.ckv.val() & (self.zdec.ck_ready.val() | self.skip.val());
                 } else {
                     self.zdec.ck_len.next = self.ck_chunk_len.val();
                     self.zdec.ck_raw.next = self.ck_raw.val();
-                    self.zdec.ck_valid.next = self.ck_valid.val() & self.is_dec.val();
+                    self.zdec.ck_valid.next = self.ckv.val() & self.is_dec.val();
                     self.xdec.c_valid.next = false;
                 }
                 // ---- source and output selection (each assigned once per path)
@@ -432,8 +519,9 @@ macro_rules! datapath {
                 self.xdec.out_ready.next = self.out_ready.val() & self.is_dx.val();
                 if self.is_dec.val() {
                     self.in_ready.next = self.zdec.in_ready.val();
+                    self.ck_ready.next = self.inner_ck_ready.val() & self.ck_ok.val();
                     if self.is_dx.val() {
-                        self.ck_ready.next =
+                        self.inner_ck_ready.next =
                             self.xdec.c_ready.val() & (self.zdec.ck_ready.val() | self.skip.val());
                         self.zdec.out_ready.next = self.xdec.in_ready.val();
                         self.out_data.next = self.xdec.out_data.val();
@@ -441,7 +529,7 @@ macro_rules! datapath {
                         self.out_last.next = self.xdec.out_last.val();
                         self.out_valid.next = self.xdec.out_valid.val();
                     } else {
-                        self.ck_ready.next = self.zdec.ck_ready.val();
+                        self.inner_ck_ready.next = self.zdec.ck_ready.val();
                         self.zdec.out_ready.next = self.out_ready.val();
                         self.out_data.next = self.zdec.out_data.val();
                         self.out_strb.next = self.zdec.out_strb.val();
@@ -449,11 +537,14 @@ macro_rules! datapath {
                         self.out_valid.next = self.zdec.out_valid.val();
                     }
                 } else {
+                    self.inner_ck_ready.next = false;
                     if self.is_cx.val() {
-                        self.in_ready.next = self.fifo.in_ready.val() & self.xenc.in_ready.val();
+                        self.in_ready.next = self.fifo.in_ready.val()
+                            & self.xenc.in_ready.val()
+                            & !self.s_hold.val();
                         self.ck_ready.next = self.a_take.val() & self.a_end.val();
                     } else if self.is_comp.val() {
-                        self.in_ready.next = self.scan.in_ready.val();
+                        self.in_ready.next = self.scan.in_ready.val() & !self.s_hold.val();
                         self.ck_ready.next =
                             self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
                     } else {
@@ -468,9 +559,27 @@ macro_rules! datapath {
                 }
                 self.error.next = self.zdec.error.val() | self.xdec.error.val();
                 self.ck_open.next =
-                    (self.zdec.ck_open.val() | self.xdec.open.val()) & self.is_dec.val();
+                    (self.zdec.ck_open.val() | self.xdec.open.val() | self.crcp.busy.val())
+                        & self.is_dec.val();
                 // ---- framing counter
                 self.take.next = self.in_valid.val() & self.in_ready.val();
+                // ---- CRC32C: the beats and handshakes taken (read after they are assigned)
+                self.crcp.s_take.next = self.take.val() & self.is_comp.val();
+                self.crcp.d_pop.next = self.dec_valid.val() & self.dec_ready.val();
+                self.crcp.c_push.next = self.ck_valid.val() & self.ck_ready.val();
+                self.o_rem.next = self.dst_len.val() - self.opos.q.val();
+                self.crcp.o_data.next = self.out_data.val();
+                self.crcp.o_cnt.next = self.bb8.val();
+                if self.out_last.val() {
+                    self.crcp.o_cnt.next = self.o_rem.val().get_bits::<8>(0);
+                }
+                self.crcp.o_end.next = self.out_last.val()
+                    | !((self.opos.q.val() + self.bb.val()) & self.csz_m1.val()).any();
+                self.crcp.o_take.next =
+                    self.out_valid.val() & self.out_ready.val() & self.is_dec.val();
+                if self.out_valid.val() & self.out_ready.val() {
+                    self.opos.d.next = self.opos.q.val() + self.bb.val();
+                }
                 if self.take.val() {
                     self.pos.d.next = self.pos_nx.val();
                 }
@@ -481,6 +590,7 @@ macro_rules! datapath {
                 self.idle.next = !self.act.q.val();
                 if self.crst.val() {
                     self.pos.d.next = self.zero.val();
+                    self.opos.d.next = self.zero.val();
                     self.act.d.next = self.start.val() & !self.abort.val() & !self.rst.val();
                     self.b_done.d.next = false;
                 }
@@ -492,48 +602,48 @@ macro_rules! datapath {
 datapath!(
     /// The datapath of a 128-bit engine with the ZVC codec.
     DatapathDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128, ZvcBusDecompressorDw128,
-    ZvcxEncOff<128>, ZvcxDecOff<16, 128>,
+    ZvcxEncOff<128>, ZvcxDecOff<16, 128>, CrcPath<128, 16, 160>,
     bw: 128, sw: 16, fw: 138
 );
 datapath!(
     /// The datapath of a 256-bit engine with the ZVC codec.
     DatapathDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256, ZvcBusDecompressorDw256,
-    ZvcxEncOff<256>, ZvcxDecOff<32, 256>,
+    ZvcxEncOff<256>, ZvcxDecOff<32, 256>, CrcPath<256, 32, 288>,
     bw: 256, sw: 32, fw: 266
 );
 datapath!(
     /// The datapath of a 512-bit engine with the ZVC codec.
     DatapathDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512, ZvcBusDecompressorDw512,
-    ZvcxEncOff<512>, ZvcxDecOff<64, 512>,
+    ZvcxEncOff<512>, ZvcxDecOff<64, 512>, CrcPath<512, 64, 544>,
     bw: 512, sw: 64, fw: 522
 );
 datapath!(
     /// The datapath of a 1024-bit engine with the ZVC codec.
     DatapathDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
-    ZvcBusDecompressorDw1024, ZvcxEncOff<1024>, ZvcxDecOff<128, 1024>,
+    ZvcBusDecompressorDw1024, ZvcxEncOff<1024>, ZvcxDecOff<128, 1024>, CrcPath<1024, 128, 1056>,
     bw: 1024, sw: 128, fw: 1034
 );
 datapath!(
     /// The datapath of a 128-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128,
-    ZvcBusDecompressorDw128, ZvcxEncPathDw128, ZvcxDecPathDw128,
+    ZvcBusDecompressorDw128, ZvcxEncPathDw128, ZvcxDecPathDw128, CrcPath<128, 16, 160>,
     bw: 128, sw: 16, fw: 138
 );
 datapath!(
     /// The datapath of a 256-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256,
-    ZvcBusDecompressorDw256, ZvcxEncPathDw256, ZvcxDecPathDw256,
+    ZvcBusDecompressorDw256, ZvcxEncPathDw256, ZvcxDecPathDw256, CrcPath<256, 32, 288>,
     bw: 256, sw: 32, fw: 266
 );
 datapath!(
     /// The datapath of a 512-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512,
-    ZvcBusDecompressorDw512, ZvcxEncPathDw512, ZvcxDecPathDw512,
+    ZvcBusDecompressorDw512, ZvcxEncPathDw512, ZvcxDecPathDw512, CrcPath<512, 64, 544>,
     bw: 512, sw: 64, fw: 522
 );
 datapath!(
     /// The datapath of a 1024-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
-    ZvcBusDecompressorDw1024, ZvcxEncPathDw1024, ZvcxDecPathDw1024,
+    ZvcBusDecompressorDw1024, ZvcxEncPathDw1024, ZvcxDecPathDw1024, CrcPath<1024, 128, 1056>,
     bw: 1024, sw: 128, fw: 1034
 );

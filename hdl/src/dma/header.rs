@@ -4,7 +4,7 @@
 //! per header field, generated from [`frame::HEADER_FIELDS_TYPED`], so the layout exists only
 //! in the spec. The constant field (magic) is baked in as a sized literal; the codec byte is
 //! ZVC-X's or ZVC's (`zvcx`); the version is 3 for a typed or ZVC-X frame and 2 for a raw ZVC
-//! one (the type byte is then the reserved zero of version 2); the element width is `8 << elem` bits; narrower inputs fill the low bits of
+//! one (the type byte is then the reserved zero of version 2); version 4 whatever the type and codec with CRCs (`crc`); the element width is `8 << elem` bits; narrower inputs fill the low bits of
 //! their fields (the rest is zero).
 
 use cdma_spec::frame;
@@ -36,6 +36,8 @@ pub struct HeaderPack {
     pub ty: Signal<In, Bits<TYPE_BITS>>,
     /// The frame's codec is ZVC-X (else ZVC; a ZVC-X frame is version 3).
     pub zvcx: Signal<In, Bit>,
+    /// The frame carries CRC32C: version 4 (whatever the type and codec).
+    pub crc: Signal<In, Bit>,
     /// `chunk_log2` of the frame.
     pub chunk_log2: Signal<In, Bits<CL_BITS>>,
     /// `n_chunks`.
@@ -82,6 +84,7 @@ impl Logic for HeaderPack {
             let zvcx = self.zvcx.val();
             let v = match src {
                 Src::Const(v) => v,
+                Src::Version if self.crc.val() => u64::from(frame::VERSION_CRC),
                 Src::Version if ty == 0 && !zvcx => u64::from(frame::VERSION),
                 Src::Version => u64::from(frame::VERSION_TYPED),
                 Src::Codec if zvcx => u64::from(frame::CODEC_ZVCX),
@@ -109,7 +112,8 @@ impl Logic for HeaderPack {
                 Src::Const(0) => continue,
                 Src::Const(c) => format!("y[{lsb} +: {w}] = {w}'h{c:x};"),
                 Src::Version => format!(
-                    "y[{lsb} +: {w}] = (ty == {TYPE_BITS}'d0 && !zvcx) ? {w}'d{} : {w}'d{};",
+                    "y[{lsb} +: {w}] = crc ? {w}'d{} : (ty == {TYPE_BITS}'d0 && !zvcx) ? {w}'d{} : {w}'d{};",
+                    frame::VERSION_CRC,
                     frame::VERSION,
                     frame::VERSION_TYPED
                 ),
@@ -197,5 +201,14 @@ mod tests {
         );
         assert_eq!(frame::CODEC_FIELD.get(&bytes), u64::from(frame::CODEC_ZVCX));
         assert!(text.contains("zvcx ?"), "{text}");
+        // With CRCs: version 4 whatever the type and codec.
+        uut.crc.next = true;
+        assert!(simulate(&mut uut, 100));
+        let y = uut.y.val();
+        assert_eq!(
+            y.get_bits::<8>(frame::VERSION_FIELD.offset * 8).to_u64(),
+            u64::from(frame::VERSION_CRC)
+        );
+        assert!(text.contains("crc ? 8'd4"), "{text}");
     }
 }

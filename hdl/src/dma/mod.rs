@@ -36,6 +36,7 @@ pub mod check;
 pub mod chunk_fifo;
 pub mod chunk_scan;
 pub mod controller;
+pub mod crc_path;
 pub mod csr;
 pub mod datapath;
 #[cfg(test)]

@@ -233,12 +233,13 @@ macro_rules! dma_top {
                     // also sets the PERF_RD_BYTES step.
                     csr: CsrBlock::new(HwCfg {
                         bus_bytes_log2: ($bb as u32).trailing_zeros(),
+                        crc: 1,
                         elem_mask: u32::from(elem_mask),
                         codec_mask: codec_mask($zvcx),
                         chunk_log2_max: ENGINE_CHUNK_LOG2_MAX as u32,
                         reads_in_flight: reads_in_flight as u32,
                     }),
-                    ctl: <$ctl>::new(elem_mask, $zvcx),
+                    ctl: <$ctl>::new(elem_mask, $zvcx, true),
                     rd: <$rd>::new(reads_in_flight),
                     wr: <$wr>::new(wr_burst_max),
                     dp: Default::default(),
@@ -372,7 +373,9 @@ macro_rules! dma_top {
                 self.dp.elem.next = self.ctl.dp_elem.val();
                 self.dp.zvcx.next = self.ctl.dp_zvcx.val();
                 self.dp.ty.next = self.ctl.dp_ty.val();
+                self.dp.crc.next = self.ctl.dp_crc.val();
                 self.dp.src_len.next = self.ctl.dp_src_len.val();
+                self.dp.dst_len.next = self.ctl.dp_dst_len.val();
                 self.dp.chunk_log2.next = self.ctl.dp_chunk_log2.val();
                 self.dp.in_data.next = self.rd.rd_data.val();
                 self.dp.in_valid.next = self.ctl.dp_rd_valid.val();
@@ -385,6 +388,16 @@ macro_rules! dma_top {
                 self.ctl.dp_idle.next = self.dp.idle.val();
                 self.ctl.dp_error.next = self.dp.error.val();
                 self.ctl.dp_ck_open.next = self.dp.ck_open.val();
+                self.ctl.dp_crc_err.next = self.dp.crc_err.val();
+                self.dp.mp.next = self.ctl.dp_mp.val();
+                self.dp.mp_take.next = self.ctl.dp_mp_take.val();
+                self.dp.mp_first.next = self.ctl.dp_mp_first.val();
+                self.dp.mp_last.next = self.ctl.dp_mp_last.val();
+                self.dp.mp_cnt.next = self.ctl.dp_mp_cnt.val();
+                self.ctl.dp_mp_state.next = self.dp.mp_state.val();
+                self.ctl.dp_mp_done.next = self.dp.mp_done.val();
+                self.ctl.dec_crc.next = self.dp.dec_crc.val();
+                self.dp.ck_crc.next = self.ctl.ck_crc.val();
                 self.ctl.dec_stored_len.next = self.dp.dec_stored_len.val();
                 self.ctl.dec_raw.next = self.dp.dec_raw.val();
                 self.ctl.dec_valid.next = self.dp.dec_valid.val();

@@ -39,6 +39,7 @@ fn element_widths_are_free_and_reported_in_hwcfg() {
     let rif = crate::dma::axi_read::READS_IN_FLIGHT_DEFAULT as u32;
     let want = crate::dma::csr::HwCfg {
         bus_bytes_log2: 6,
+        crc: 1,
         elem_mask: 0b110,
         codec_mask: 1,
         chunk_log2_max: 12,

@@ -4,20 +4,21 @@
 
 macro_rules! controller_default {
     (
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
+        dwm64: $dwm64:tt
     ) => {
         impl Default for $name {
             /// The controller of an engine that runs every element width.
             fn default() -> Self {
-                Self::new(ELEM_MASK_ALL, false)
+                Self::new(ELEM_MASK_ALL, false, true)
             }
         }
 
         impl $name {
             /// The controller of an engine that runs the element widths of `elem_mask` (bit
             /// `c` for the descriptor element code `c`, HWCFG `elem_mask`), with the ZVC-X
-            /// codec iff `has_zvcx`.
-            pub fn new(elem_mask: u8, has_zvcx: bool) -> Self {
+            /// codec iff `has_zvcx` and CRC32C (version 4 frames) iff `has_crc`.
+            pub fn new(elem_mask: u8, has_zvcx: bool, has_crc: bool) -> Self {
                 let dw: usize = $dw;
                 let bb = dw / 8;
                 let e = dw / 32;
@@ -89,21 +90,32 @@ macro_rules! controller_default {
                     dp_elem: Default::default(),
                     dp_zvcx: Default::default(),
                     dp_ty: Default::default(),
+                    dp_crc: Default::default(),
                     dp_src_len: Default::default(),
                     dp_dst_len: Default::default(),
                     dp_chunk_log2: Default::default(),
                     dp_n_chunks: Default::default(),
                     dp_idle: Default::default(),
                     dp_error: Default::default(),
+                    dp_crc_err: Default::default(),
+                    dp_mp: Default::default(),
+                    dp_mp_take: Default::default(),
+                    dp_mp_first: Default::default(),
+                    dp_mp_last: Default::default(),
+                    dp_mp_cnt: Default::default(),
+                    dp_mp_state: Default::default(),
+                    dp_mp_done: Default::default(),
                     dp_ck_open: Default::default(),
                     dec_stored_len: Default::default(),
                     dec_raw: Default::default(),
+                    dec_crc: Default::default(),
                     dec_valid: Default::default(),
                     dec_ready: Default::default(),
                     ck_stored_len: Default::default(),
                     ck_raw: Default::default(),
                     ck_chunk_len: Default::default(),
                     ck_last: Default::default(),
+                    ck_crc: Default::default(),
                     ck_valid: Default::default(),
                     ck_ready: Default::default(),
                     state: Default::default(),
@@ -134,26 +146,11 @@ macro_rules! controller_default {
                     rem: Default::default(),
                     wdone: Default::default(),
                     ck_cnt: Default::default(),
-                    ck_v: Default::default(),
-                    ck_fetch: Default::default(),
-                    ck_len_r: Default::default(),
-                    ck_raw_r: Default::default(),
-                    ck_size_r: Default::default(),
-                    ck_last_r: Default::default(),
                     busy_r: Default::default(),
                     err_r: Default::default(),
                     err_code_r: Default::default(),
                     err_desc_r: Default::default(),
-                    ib: Default::default(),
-                    ejoin: Default::default(),
-                    ia: Default::default(),
-                    ic_v: Default::default(),
-                    ic_d: Default::default(),
-                    ic_s: Default::default(),
-                    ic_a: Default::default(),
-                    ins: Default::default(),
-                    pa: Default::default(),
-                    pjump: Default::default(),
+                    mc_done: Default::default(),
                     wbase: Default::default(),
                     wend: Default::default(),
                     ir_addr: Default::default(),
@@ -167,30 +164,33 @@ macro_rules! controller_default {
                     pr_beats: Default::default(),
                     pay_out: Default::default(),
                     stop_wait: Default::default(),
-                    chk: DescCheck::new(dw, elem_mask, has_zvcx),
-                    hchk: HdrCheck::new(has_zvcx),
+                    chk: DescCheck::new(dw, elem_mask, has_zvcx, has_crc),
+                    hchk: HdrCheck::new(has_zvcx, has_crc),
                     iwin: IndexWindow::new(dw),
                     hpack: HeaderPack::default(),
-                    ram: Default::default(),
+                    ckis: Default::default(),
+                    ixs: Default::default(),
+                    mcrc: Default::default(),
+                    mpass: Default::default(),
                     wjoin: Default::default(),
                     djoin: Default::default(),
                     hjoin: Default::default(),
                     strb: Default::default(),
                     fill: Default::default(),
                     pext: Default::default(),
-                    entry: Default::default(),
                     push_entry: Default::default(),
-                    ic_load: Default::default(),
-                    ic_sel: Default::default(),
                     idx_room: Default::default(),
+                    crc_on: Default::default(),
+                    own_valid: Default::default(),
+                    ix_fin: Default::default(),
+                    ix_pad: Default::default(),
+                    ix_send: Default::default(),
                     csz: Default::default(),
                     size: Default::default(),
-                    ent_idx: Default::default(),
                     room: Default::default(),
                     fits: Default::default(),
                     cw: Default::default(),
                     sa: Default::default(),
-                    cmd_lim: Default::default(),
                     can_abort: Default::default(),
                     wr_sel_dp: Default::default(),
                     ws_load: Default::default(),
@@ -205,7 +205,6 @@ macro_rules! controller_default {
                     op_dec: c(desc::OP_DECOMPRESS),
                     desc_mask: c(desc::DESC_LEN as u64 - 1),
                     bb_inv: c(!(bb as u64 - 1)),
-                    hdr_words_i: c(hdr_words),
                     desc_words: c((desc::DESC_LEN / 4) as u64),
                     desc_beats: c((desc::DESC_LEN / bb).max(1) as u64),
                     // The 32-byte header: one beat, two at 128 bits.
@@ -220,6 +219,10 @@ macro_rules! controller_default {
                     k_one: c(1),
                     k_zero: c(0),
                     wv_top: c(1 << (e - 1)),
+                    // CRC entries of 128-byte chunks of 32-bit elements (idx_stream.rs).
+                    cl_tiny: c(u64::from(frame::CHUNK_LOG2_MIN)),
+                    elem_32: c(desc::ELEM_CODES[2].0),
+                    e_bad_crc: code(error::BAD_CRC),
                     wv_zero: c(0),
                     size_mask: c(frame::INDEX_SIZE.mask()),
                     raw_mask: c(frame::INDEX_RAW.mask()),
@@ -233,13 +236,13 @@ macro_rules! controller_default {
                     e_aborted: code(error::ABORTED),
                     zero_addr: c(0),
                     bb_addr: c(bb as u64),
-                    // The first index entry follows the 32-byte header: word 8 of the meta
-                    // region, in beat 8 / E at word 8 mod E.
+                    // The beat holding the first index entry (metadata byte 32).
                     ia_hdr: c((hdr_words / e as u64) * bb as u64),
-                    k_hdr: c(hdr_words % e as u64),
                     // The index beats of a window start 4·W bytes after the last one's (W is a
                     // multiple of E entries per beat).
                     win_bytes: c(4 << IDX_WIN_LOG2),
+                    // (8-byte entries.)
+                    win_bytes2: c(8 << IDX_WIN_LOG2),
                     lg_bb: c(log2(bb)),
                 }
             }

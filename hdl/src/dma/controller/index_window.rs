@@ -1,7 +1,8 @@
 //! [`IndexWindow`]: the arithmetic of the controller's DECOMPRESS index windows — the window
 //! `[wbase, wend)` and its index beats, the payload beats its checked entries cover, and the
 //! check of the entry arriving against docs/FORMAT.md rules 11–13 (13 for ZVC frames) and the running sum of
-//! stored sizes (rule 14, entry by entry).
+//! stored sizes (rule 14, entry by entry); version 4 frames (`crc`) have 8-byte entries, two
+//! metadata words each, the entry's word then its CRC.
 
 use cdma_spec::frame;
 use rust_hdl::core::prelude::*;
@@ -28,6 +29,8 @@ pub struct IndexWindow {
     pub elem: Signal<In, Bits<ELEM_BITS>>,
     /// The frame's codec is ZVC-X (whose payloads are any number of bytes: no rule 13).
     pub zvcx: Signal<In, Bit>,
+    /// The frame is version 4: an entry is two words (its word, its CRC).
+    pub crc: Signal<In, Bit>,
     /// Stored bytes of the entries checked so far (their running sum).
     pub off: Signal<In, Bits<LEN_BITS>>,
     /// The header's `payload_len` (at least `off`).
@@ -36,10 +39,14 @@ pub struct IndexWindow {
     pub pr_beats: Signal<In, Bits<LEN_BITS>>,
     /// End of the window: `min(n, wbase + 2^IDX_WIN_LOG2)`.
     pub wend: Signal<Out, Bits<LEN_BITS>>,
-    /// Metadata word of the window's first entry, `8 + wbase`.
+    /// Metadata word of the window's first entry, `8 + wbase` (`8 + 2·wbase` with `crc`).
     pub wlo: Signal<Out, Bits<LEN_BITS>>,
-    /// Metadata word after the window's last entry, `8 + wend`.
+    /// Metadata word after the window's last entry, `8 + wend` (`8 + 2·wend`).
     pub whi: Signal<Out, Bits<LEN_BITS>>,
+    /// The entry that metadata word `w` belongs to.
+    pub ent: Signal<Out, Bits<LEN_BITS>>,
+    /// Word `w` is an entry's CRC (the second word of a version 4 entry).
+    pub crc_word: Signal<Out, Bit>,
     /// First word of the beat holding word `wlo`.
     pub first_word: Signal<Out, Bits<LEN_BITS>>,
     /// Index beats of the window (from the one holding word `wlo` to the one holding `whi - 1`).
@@ -59,7 +66,11 @@ pub struct IndexWindow {
     left: Signal<Local, Bits<LEN_BITS>>,
     last: Signal<Local, Bit>,
     eb_mask: Signal<Local, Bits<LEN_BITS>>,
+    wrel: Signal<Local, Bits<LEN_BITS>>,
+    cb: Signal<Local, Bits<5>>,
     win: Constant<Bits<LEN_BITS>>,
+    one5: Constant<Bits<5>>,
+    zero5: Constant<Bits<5>>,
     hdr_words: Constant<Bits<LEN_BITS>>,
     one: Constant<Bits<LEN_BITS>>,
     lg_e: Constant<Bits<5>>,
@@ -84,6 +95,7 @@ impl IndexWindow {
             chunk_log2: Default::default(),
             elem: Default::default(),
             zvcx: Default::default(),
+            crc: Default::default(),
             chunk: Default::default(),
             off: Default::default(),
             plen: Default::default(),
@@ -91,6 +103,8 @@ impl IndexWindow {
             wend: Default::default(),
             wlo: Default::default(),
             whi: Default::default(),
+            ent: Default::default(),
+            crc_word: Default::default(),
             first_word: Default::default(),
             beats: Default::default(),
             pay_new: Default::default(),
@@ -102,7 +116,11 @@ impl IndexWindow {
             left: Default::default(),
             last: Default::default(),
             eb_mask: Default::default(),
+            wrel: Default::default(),
+            cb: Default::default(),
             win: c(1 << IDX_WIN_LOG2),
+            one5: Constant::new(1u64.into()),
+            zero5: Constant::new(0u64.into()),
             hdr_words: c((frame::HEADER_LEN / frame::INDEX_ENTRY_LEN) as u64),
             one: c(1),
             lg_e: Constant::new(log2(e as usize).into()),
@@ -123,8 +141,16 @@ impl Logic for IndexWindow {
         if self.n.val() < self.wfull.val() {
             self.wend.next = self.n.val();
         }
-        self.wlo.next = self.wbase.val() + self.hdr_words.val();
-        self.whi.next = self.wend.val() + self.hdr_words.val();
+        // Entries are one word, or two with CRCs (cb: their log2 in words).
+        self.cb.next = self.zero5.val();
+        if self.crc.val() {
+            self.cb.next = self.one5.val();
+        }
+        self.wlo.next = (self.wbase.val() << self.cb.val()) + self.hdr_words.val();
+        self.whi.next = (self.wend.val() << self.cb.val()) + self.hdr_words.val();
+        self.wrel.next = self.w.val() - self.hdr_words.val();
+        self.ent.next = self.wrel.val() >> self.cb.val();
+        self.crc_word.next = self.crc.val() & self.wrel.val().get_bit(0);
         self.first_word.next = (self.wlo.val() >> self.lg_e.val()) << self.lg_e.val();
         self.beats.next = ((self.whi.val() - self.one.val()) >> self.lg_e.val())
             - (self.wlo.val() >> self.lg_e.val())
@@ -145,7 +171,7 @@ impl Logic for IndexWindow {
             self.size.next = self.rem.val();
         }
         self.left.next = self.plen.val() - self.off.val();
-        self.last.next = (self.w.val() + self.one.val()) == (self.n.val() + self.hdr_words.val());
+        self.last.next = (self.ent.val() + self.one.val()) == self.n.val();
         // Rule 14 as a running sum: more than the payload left, or the last short of it.
         self.bad.next = (self.len.val() > self.left.val())
             | (self.last.val() & (self.len.val() != self.left.val()));

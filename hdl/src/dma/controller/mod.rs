@@ -63,18 +63,22 @@ use rust_hdl::core::prelude::*;
 
 use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
-use rust_hdl::widgets::prelude::{DFF, RAM};
+use rust_hdl::widgets::prelude::DFF;
 
 use super::check::{
     log2, DescCheck, HdrCheck, ADDR_BITS, CL_BITS, CODE_BITS, DESC_BITS, ELEM_BITS, ELEM_MASK_ALL,
-    ENTRY_BITS, HDR_BITS, LEN_BITS, OP_BITS, TYPE_BITS,
+    HDR_BITS, LEN_BITS, OP_BITS, TYPE_BITS,
 };
 use super::header::HeaderPack;
 use super::params::{ENGINE_CHUNK_LOG2_MAX, IDX_WIN_LOG2};
 use crate::emit::{make_top_from, Top};
 use crate::prims::{EnReg, Join, LaneMask, ZeroExtend};
+use cmd_issue::CmdIssue;
 use fill_word::FillWord;
+use idx_stream::IdxStream;
 use index_window::IndexWindow;
+use meta_crc::MetaCrc;
+use meta_pass::MetaPass;
 
 /// Bits of the descriptor register above its lowest word.
 const DESC_REST: usize = DESC_BITS - 32;
@@ -101,6 +105,11 @@ pub enum CtlState {
     Check,
     /// Header checks.
     HdrCheck,
+    /// DECOMPRESS of a version 4 frame: the metadata pass (the whole index, the stored CRC).
+    MetaPass,
+    /// The header's quarters into the metadata CRC, which is then written after the index
+    /// (COMPRESS) or compared with the stored one (DECOMPRESS).
+    MetaHdr,
     /// DECOMPRESS: request the next index window.
     IdxWin,
     /// DECOMPRESS: a window's index is in: its payload, or the error of its entry 0.
@@ -141,8 +150,12 @@ pub enum CtlState {
 // The block is generated per bus width by three macros, one file each: the struct
 // (ports.rs), its constants (constants.rs) and its update (update.rs). They expand here, so
 // the imports above are what their bodies name.
+mod cmd_issue;
 mod fill_word;
+mod idx_stream;
 mod index_window;
+mod meta_crc;
+mod meta_pass;
 #[macro_use]
 mod ports;
 #[macro_use]
@@ -155,14 +168,19 @@ mod tests;
 macro_rules! controller {
     (
         $(#[$doc:meta])*
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
+        dwm64: $dwm64:tt
     ) => {
         controller_struct!(
             $(#[$doc])*
-            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32
+            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32, dwm64: $dwm64
         );
-        controller_default!($name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32);
-        controller_logic!($name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32);
+        controller_default!(
+            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32, dwm64: $dwm64
+        );
+        controller_logic!(
+            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32, dwm64: $dwm64
+        );
     };
 }
 
@@ -170,19 +188,19 @@ controller!(
     /// The controller of the 128-bit engine (E = 4 words per beat). Not constructible until
     /// the descriptor and header checks are multi-width: `DescCheck::new(128)` derives the
     /// element width `dw/32 = 4`, which has no code.
-    ControllerDw128, dw: 128, bb: 16, e: 4, lge: 2, dwm32: 96
+    ControllerDw128, dw: 128, bb: 16, e: 4, lge: 2, dwm32: 96, dwm64: 64
 );
 controller!(
     /// The controller of the 256-bit engine (E = 8).
-    ControllerDw256, dw: 256, bb: 32, e: 8, lge: 3, dwm32: 224
+    ControllerDw256, dw: 256, bb: 32, e: 8, lge: 3, dwm32: 224, dwm64: 192
 );
 controller!(
     /// The controller of the 512-bit engine (E = 16).
-    ControllerDw512, dw: 512, bb: 64, e: 16, lge: 4, dwm32: 480
+    ControllerDw512, dw: 512, bb: 64, e: 16, lge: 4, dwm32: 480, dwm64: 448
 );
 controller!(
     /// The controller of the 1024-bit engine (E = 32).
-    ControllerDw1024, dw: 1024, bb: 128, e: 32, lge: 5, dwm32: 992
+    ControllerDw1024, dw: 1024, bb: 128, e: 32, lge: 5, dwm32: 992, dwm64: 960
 );
 
 /// The controller alone as a Verilog top `cdma_dma_controller_dw{dw}` (lint, inspection).

@@ -5,7 +5,8 @@
 macro_rules! controller_struct {
     (
         $(#[$doc:meta])*
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
+        dwm64: $dwm64:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -123,6 +124,9 @@ macro_rules! controller_struct {
             pub dp_zvcx: Signal<Out, Bit>,
             /// The element type code: the descriptor's (COMPRESS) or the frame's (DECOMPRESS).
             pub dp_ty: Signal<Out, Bits<TYPE_BITS>>,
+            /// The frame carries CRC32C (version 4): the descriptor's (COMPRESS) or the frame's
+            /// (DECOMPRESS).
+            pub dp_crc: Signal<Out, Bit>,
             /// Bytes read from src (the last read beat holds src_len mod BB of them, 0 = all).
             pub dp_src_len: Signal<Out, Bits<LEN_BITS>>,
             /// Bytes to write at dst (COPY: src_len, DECOMPRESS: uncompressed_len, COMPRESS: 0 =
@@ -137,6 +141,24 @@ macro_rules! controller_struct {
             /// DECOMPRESS: a chunk does not decode to its size in exactly its stored size
             /// (BAD_PAYLOAD).
             pub dp_error: Signal<In, Bit>,
+            /// DECOMPRESS: a chunk's data did not match its CRC32C (BAD_CRC; settled once
+            /// dp_ck_open is low).
+            pub dp_crc_err: Signal<In, Bit>,
+            /// Metadata pass (DECOMPRESS of a version 4 frame, before the payload): level
+            /// until dp_mp_done.
+            pub dp_mp: Signal<Out, Bit>,
+            /// Metadata pass: an index read beat (rd_data) is taken.
+            pub dp_mp_take: Signal<Out, Bit>,
+            /// Metadata pass: its first beat.
+            pub dp_mp_first: Signal<Out, Bit>,
+            /// Metadata pass: its last beat.
+            pub dp_mp_last: Signal<Out, Bit>,
+            /// Metadata pass: index bytes of the beat end at this lane.
+            pub dp_mp_cnt: Signal<Out, Bits<8>>,
+            /// Metadata pass: the raw CRC32C state after the index.
+            pub dp_mp_state: Signal<In, Bits<32>>,
+            /// Metadata pass: dp_mp_state is there (one cycle).
+            pub dp_mp_done: Signal<In, Bit>,
             /// DECOMPRESS: the datapath holds a chunk command whose chunk is not finished
             /// (an index error is reported once it is low, after the chunks before the entry).
             pub dp_ck_open: Signal<In, Bit>,
@@ -145,6 +167,8 @@ macro_rules! controller_struct {
             pub dec_stored_len: Signal<In, Bits<LEN_BITS>>,
             /// COMPRESS decision: the chunk is stored raw.
             pub dec_raw: Signal<In, Bit>,
+            /// COMPRESS decision: the CRC32C of the chunk's data (version 4 frames).
+            pub dec_crc: Signal<In, Bits<32>>,
             /// Decision handshake.
             pub dec_valid: Signal<In, Bit>,
             /// Decision handshake: shifted into the index beat being filled and forwarded as a
@@ -160,6 +184,8 @@ macro_rules! controller_struct {
             pub ck_chunk_len: Signal<Out, Bits<LEN_BITS>>,
             /// Chunk command: last chunk of the operation.
             pub ck_last: Signal<Out, Bit>,
+            /// Chunk command (DECOMPRESS of a version 4 frame): the CRC32C of the chunk's data.
+            pub ck_crc: Signal<Out, Bits<32>>,
             /// Chunk command handshake (COMPRESS: the decision passed the capacity check).
             pub ck_valid: Signal<Out, Bit>,
             /// Chunk command handshake (must not depend on ck_valid).
@@ -193,31 +219,12 @@ macro_rules! controller_struct {
             rem: DFF<Bits<LEN_BITS>>,
             wdone: DFF<Bit>,
             ck_cnt: DFF<Bits<LEN_BITS>>,
-            ck_v: DFF<Bit>,
-            ck_fetch: DFF<Bit>,
-            ck_len_r: DFF<Bits<LEN_BITS>>,
-            ck_raw_r: DFF<Bit>,
-            ck_size_r: DFF<Bits<LEN_BITS>>,
-            ck_last_r: DFF<Bit>,
             busy_r: DFF<Bit>,
             err_r: DFF<Bit>,
             err_code_r: DFF<Bits<CODE_BITS>>,
             err_desc_r: DFF<Bits<ADDR_BITS>>,
-            // COMPRESS index streaming: the beat being filled is ib (entries shifted in at
-            // the top through ejoin, k words so far, wv their strobes) for meta address ia;
-            // a complete beat waits in ic_* until it is inserted into the payload stream
-            // (ins: next beat)
-            ib: EnReg<$dw>,
-            ejoin: Join<$dwm32, 32, $dw>,
-            ia: DFF<Bits<ADDR_BITS>>,
-            ic_v: DFF<Bit>,
-            ic_d: EnReg<$dw>,
-            ic_s: DFF<Bits<$bb>>,
-            ic_a: DFF<Bits<ADDR_BITS>>,
-            ins: DFF<Bit>,
-            // address of the next payload beat; it jumps back there after an index beat
-            pa: DFF<Bits<ADDR_BITS>>,
-            pjump: DFF<Bit>,
+            // Version 4: the metadata CRC is in the index (COMPRESS)
+            mc_done: DFF<Bit>,
             // DECOMPRESS index windows: entries [wbase, wend) are read (index beats from
             // ir_addr) and checked into the RAM, then their payload is requested (pr_beats
             // beats so far, from pr_addr; pay_out not yet delivered) and their chunk commands
@@ -242,7 +249,12 @@ macro_rules! controller_struct {
             hchk: HdrCheck,
             iwin: IndexWindow,
             hpack: HeaderPack,
-            ram: RAM<Bits<ENTRY_BITS>, IDX_WIN_LOG2>,
+            // DECOMPRESS: the entry RAMs and the chunk commands
+            ckis: CmdIssue,
+            // COMPRESS index streaming and the write beat source
+            ixs: IdxStream<$dw, $bb, $e, $dwm32, $dwm64>,
+            mcrc: MetaCrc,
+            mpass: MetaPass<$dw, $bb, $e>,
             wjoin: Join<$dwm32, 32, $dw>,
             djoin: Join<DESC_REST, 32, DESC_BITS>,
             hjoin: Join<HDR_REST, 32, HDR_BITS>,
@@ -250,19 +262,19 @@ macro_rules! controller_struct {
             fill: FillWord<$lge>,
             pext: ZeroExtend<LEN_BITS, ADDR_BITS>,
             // locals
-            entry: Signal<Local, Bits<32>>,
             push_entry: Signal<Local, Bit>,
-            ic_load: Signal<Local, Bit>,
-            ic_sel: Signal<Local, Bit>,
             idx_room: Signal<Local, Bit>,
+            crc_on: Signal<Local, Bit>,
+            own_valid: Signal<Local, Bit>,
+            ix_fin: Signal<Local, Bit>,
+            ix_pad: Signal<Local, Bit>,
+            ix_send: Signal<Local, Bit>,
             csz: Signal<Local, Bits<LEN_BITS>>,
             size: Signal<Local, Bits<LEN_BITS>>,
-            ent_idx: Signal<Local, Bits<IDX_WIN_LOG2>>,
             room: Signal<Local, Bits<LEN_BITS>>,
             fits: Signal<Local, Bit>,
             cw: Signal<Local, Bits<LEN_BITS>>,
             sa: Signal<Local, Bits<ADDR_BITS>>,
-            cmd_lim: Signal<Local, Bits<LEN_BITS>>,
             can_abort: Signal<Local, Bit>,
             wr_sel_dp: Signal<Local, Bit>,
             ws_load: Signal<Local, Bit>,
@@ -278,7 +290,6 @@ macro_rules! controller_struct {
             op_dec: Constant<Bits<OP_BITS>>,
             desc_mask: Constant<Bits<ADDR_BITS>>,
             bb_inv: Constant<Bits<ADDR_BITS>>,
-            hdr_words_i: Constant<Bits<IDX_WIN_LOG2>>,
             desc_words: Constant<Bits<LEN_BITS>>,
             desc_beats: Constant<Bits<LEN_BITS>>,
             hdr_beats: Constant<Bits<LEN_BITS>>,
@@ -292,6 +303,9 @@ macro_rules! controller_struct {
             k_one: Constant<Bits<8>>,
             k_zero: Constant<Bits<8>>,
             wv_top: Constant<Bits<$e>>,
+            cl_tiny: Constant<Bits<CL_BITS>>,
+            elem_32: Constant<Bits<ELEM_BITS>>,
+            e_bad_crc: Constant<Bits<CODE_BITS>>,
             wv_zero: Constant<Bits<$e>>,
             size_mask: Constant<Bits<LEN_BITS>>,
             raw_mask: Constant<Bits<LEN_BITS>>,
@@ -306,8 +320,8 @@ macro_rules! controller_struct {
             zero_addr: Constant<Bits<ADDR_BITS>>,
             bb_addr: Constant<Bits<ADDR_BITS>>,
             ia_hdr: Constant<Bits<ADDR_BITS>>,
-            k_hdr: Constant<Bits<8>>,
             win_bytes: Constant<Bits<ADDR_BITS>>,
+            win_bytes2: Constant<Bits<ADDR_BITS>>,
             lg_bb: Constant<Bits<5>>,
         }
     };

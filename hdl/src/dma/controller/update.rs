@@ -2,7 +2,8 @@
 
 macro_rules! controller_logic {
     (
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
+        dwm64: $dwm64:tt
     ) => {
         impl Logic for $name {
             #[hdl_gen]
@@ -10,24 +11,18 @@ macro_rules! controller_logic {
                 dff_setup!(
                     self, clock, state, cur, wv, k, w, lim, rmode, smode, got_last, rerr, flast,
                     req_addr, req_beats, code, desc_read, abort_pend, serr, n, cl, dst_len, bw,
-                    off, rem, wdone, ck_cnt, ck_v, ck_fetch, ck_len_r, ck_raw_r, ck_size_r,
-                    ck_last_r, busy_r, err_r, err_code_r, err_desc_r, ia, ic_v, ic_s, ic_a, ins,
-                    pa, pjump, wbase, wend, ir_addr, berr, arem, stopped, stop_at, stop_code,
-                    dstart, pr_addr, pr_beats, pay_out, stop_wait
+                    off, rem, wdone, ck_cnt, busy_r, err_r, err_code_r, err_desc_r, wbase, wend,
+                    ir_addr, berr, arem, stopped, stop_at, stop_code, dstart, pr_addr, pr_beats,
+                    pay_out, stop_wait, mc_done
                 );
                 self.desc.clock.next = self.clock.val();
                 self.hdr.clock.next = self.clock.val();
                 self.ws.clock.next = self.clock.val();
-                self.ic_d.clock.next = self.clock.val();
-                self.ic_d.en.next = false;
-                self.ic_d.clr.next = false;
-                self.ic_d.d.next = self.ib.q.val();
-                self.ib.clock.next = self.clock.val();
-                self.ib.clr.next = false;
-                self.ejoin.lo.next = self.ib.q.val().get_bits::<$dwm32>(32);
-                self.ib.d.next = self.ejoin.y.val();
-                self.ram.read_clock.next = self.clock.val();
-                self.ram.write_clock.next = self.clock.val();
+                self.ckis.clock.next = self.clock.val();
+                self.ckis.rst.next = self.rst.val();
+                self.ixs.clock.next = self.clock.val();
+                self.ixs.rst.next = self.rst.val();
+                self.mcrc.clock.next = self.clock.val();
                 self.desc.en.next = false;
                 self.desc.clr.next = false;
                 self.hdr.en.next = false;
@@ -43,6 +38,8 @@ macro_rules! controller_logic {
                 self.hpack.elem.next = self.chk.elem.val();
                 self.hpack.ty.next = self.chk.ty.val();
                 self.hpack.zvcx.next = self.chk.zvcx.val();
+                self.hpack.crc.next = self.chk.crc.val();
+                self.iwin.crc.next = self.hchk.crc.val();
                 self.iwin.elem.next = self.chk.elem.val();
                 self.iwin.zvcx.next = self.hchk.zvcx.val();
                 self.hpack.chunk_log2.next = self.cl.q.val();
@@ -60,10 +57,9 @@ macro_rules! controller_logic {
                 self.pext.x.next = self.req_beats.q.val() << self.lg_bb.val();
                 self.is_comp.next = self.chk.op.val() == self.op_comp.val();
                 self.is_dec.next = self.chk.op.val() == self.op_dec.val();
+                // The operation's frame carries CRC32C (version 4).
+                self.crc_on.next = self.chk.crc.val() | (self.is_dec.val() & self.hchk.crc.val());
                 // ---- word arithmetic
-                // Index entry of word w, modulo the RAM depth.
-                self.ent_idx.next =
-                    self.w.q.val().get_bits::<IDX_WIN_LOG2>(0) - self.hdr_words_i.val();
                 self.csz.next = self.one32.val() << self.cl.q.val();
                 self.size.next = self.csz.val();
                 if self.rem.q.val() < self.csz.val() {
@@ -84,26 +80,54 @@ macro_rules! controller_logic {
                 self.iwin.off.next = self.off.q.val();
                 self.iwin.plen.next = self.hchk.plen.val();
                 self.iwin.pr_beats.next = self.pr_beats.q.val();
-                // Chunk commands go up to the window's end, or to the entry that failed.
-                self.cmd_lim.next = self.wend.q.val();
-                if self.stopped.q.val() {
-                    self.cmd_lim.next = self.stop_at.q.val();
-                }
-                // COMPRESS: the index entry of the decision offered, and whether the index beat
-                // being filled (ws) has room for it.
-                self.entry.next = self.dec_stored_len.val();
-                if self.dec_raw.val() {
-                    self.entry.next = self.dec_stored_len.val() | self.raw_mask.val();
-                }
-                self.idx_room.next = self.k.q.val() < self.k_e.val();
-                self.ejoin.hi.next = self.entry.val();
-                // A decision taken (Run): its entry is shifted into ib.
+                // COMPRESS: whether the index beat being filled has room for an entry.
+                self.idx_room.next = self.ixs.room.val();
+                // A decision taken (Run): its entry is shifted into the index beat and into
+                // the metadata CRC.
                 self.push_entry.next = (self.state.q.val() == CtlState::Run)
                     & self.is_comp.val()
                     & self.dec_valid.val()
                     & self.ck_ready.val()
                     & self.fits.val()
                     & self.idx_room.val();
+                self.ixs.start.next = self.state.q.val() == CtlState::Start;
+                self.ixs.meta_addr.next = self.chk.meta_addr.val();
+                self.ixs.dst_addr.next = self.chk.dst_addr.val();
+                self.ixs.wide.next = self.crc_on.val();
+                self.ixs.dec_stored_len.next = self.dec_stored_len.val();
+                self.ixs.dec_raw.next = self.dec_raw.val();
+                self.ixs.dec_crc.next = self.dec_crc.val();
+                self.ixs.fin_crc.next = self.mcrc.crc.val();
+                self.ixs.every_close.next = self.chk.zvcx.val()
+                    | (self.crc_on.val()
+                        & (self.cl.q.val() == self.cl_tiny.val())
+                        & (self.chk.elem.val() == self.elem_32.val()));
+                self.ixs.dp_idle.next = self.dp_idle.val();
+                // (COMPRESS starts it in Start, the DECOMPRESS metadata pass after HdrCheck.)
+                self.mcrc.init.next = (self.state.q.val() == CtlState::Start)
+                    | (self.state.q.val() == CtlState::HdrCheck);
+                self.mcrc.push.next = self.push_entry.val();
+                self.mcrc.entry.next = self.ixs.entry.val();
+                self.mcrc.hstep.next = self.state.q.val() == CtlState::MetaHdr;
+                self.mcrc.hdr.next = self.hdr.q.val();
+                self.mcrc.lstate.next = self.dp_mp_state.val();
+                // DECOMPRESS, version 4: the metadata pass (MetaPass).
+                self.mpass.clock.next = self.clock.val();
+                self.mpass.go.next = self.state.q.val() == CtlState::MetaPass;
+                self.mpass.meta_addr.next = self.chk.meta_addr.val();
+                self.mpass.n.next = self.n.q.val();
+                self.mpass.rd_req_ready.next = self.rd_req_ready.val();
+                self.mpass.rd_data.next = self.rd_data.val();
+                self.mpass.rd_err.next = self.rd_err.val();
+                self.mpass.rd_valid.next = self.rd_valid.val();
+                self.mpass.mp_done.next = self.dp_mp_done.val();
+                self.mcrc.load.next = self.mpass.load.val();
+                self.mcrc.exp.next = self.mpass.exp.val();
+                self.dp_mp.next = self.mpass.mp.val();
+                self.dp_mp_take.next = self.mpass.mp_take.val();
+                self.dp_mp_first.next = self.mpass.mp_first.val();
+                self.dp_mp_last.next = self.mpass.mp_last.val();
+                self.dp_mp_cnt.next = self.mpass.mp_cnt.val();
                 // The word shifted into the write beat (Fill): header, status words or none.
                 self.fill.w.next = self.w.q.val();
                 self.fill.lim.next = self.lim.q.val();
@@ -114,41 +138,52 @@ macro_rules! controller_logic {
                 self.fill.bw.next = self.bw.q.val();
                 self.wjoin.hi.next = self.fill.word.val();
                 // ---- defaults
-                self.ram.read_address.next = self.ck_cnt.q.val().get_bits::<IDX_WIN_LOG2>(0);
-                self.ram.write_address.next = self.ent_idx.val();
-                self.ram.write_data.next = self.ws.q.val().get_bits::<32>(0);
-                self.ram.write_enable.next = false;
+                // DECOMPRESS: entries into the RAM (ReadWords), commands out of it (Run).
+                self.ckis.start.next = self.state.q.val() == CtlState::Start;
+                self.ckis.w_addr.next = self.iwin.ent.val().get_bits::<IDX_WIN_LOG2>(0);
+                self.ckis.w_data.next = self.ws.q.val().get_bits::<32>(0);
+                self.ckis.w_word.next = false;
+                self.ckis.w_crc.next = false;
+                self.ckis.run.next = (self.state.q.val() == CtlState::Run) & self.is_dec.val();
+                self.ckis.ck_cnt.next = self.ck_cnt.q.val();
+                self.ckis.wend.next = self.wend.q.val();
+                self.ckis.stopped.next = self.stopped.q.val();
+                self.ckis.stop_at.next = self.stop_at.q.val();
+                self.ckis.n.next = self.n.q.val();
+                self.ckis.size.next = self.size.val();
+                self.ckis.ck_ready.next = self.ck_ready.val();
                 self.rd_req_addr.next = self.req_addr.q.val();
                 self.rd_req_beats.next = self.req_beats.q.val();
                 self.rd_req_valid.next = false;
                 self.rd_ready.next = false;
                 self.wr_req_addr.next = self.req_addr.q.val();
                 self.wr_req_valid.next = false;
-                self.wr_last.next = self.flast.q.val();
-                self.wr_valid.next = false;
+                self.own_valid.next = false;
+                self.ix_fin.next = false;
+                self.ix_pad.next = false;
+                self.ix_send.next = false;
                 self.abort_out.next = false;
                 self.dp_rd_valid.next = false;
-                self.dp_wr_ready.next = false;
                 self.dp_start.next = false;
                 self.dec_ready.next = false;
                 self.ck_valid.next = false;
-                self.ck_stored_len.next = self.ck_len_r.q.val();
-                self.ck_raw.next = self.ck_raw_r.q.val();
-                self.ck_chunk_len.next = self.ck_size_r.q.val();
-                self.ck_last.next = self.ck_last_r.q.val();
+                self.ck_stored_len.next = self.ckis.stored_len.val();
+                self.ck_raw.next = self.ckis.raw.val();
+                self.ck_chunk_len.next = self.ckis.chunk_len.val();
+                self.ck_last.next = self.ckis.last.val();
+                self.ck_crc.next = self.ckis.crc.val();
                 self.desc_done.next = false;
                 self.irq_done_set.next = false;
                 self.irq_error_set.next = false;
-                self.can_abort.next = false;
+                // Every state but these (and the status write-back's) may be aborted.
+                self.can_abort.next = true;
                 self.wr_sel_dp.next = false;
                 self.ws_load.next = false;
                 self.hdr_pack.next = false;
                 self.hdr_shift.next = false;
-                self.ic_load.next = false;
-                self.ic_sel.next = false;
-                self.ib.en.next = false;
                 match self.state.q.val() {
                     CtlState::Idle => {
+                        self.can_abort.next = false;
                         if self.doorbell.val() & self.enable.val() {
                             self.cur.d.next = self.head.val();
                             self.busy_r.d.next = true;
@@ -158,7 +193,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::Fetch => {
-                        self.can_abort.next = true;
                         self.dstart.d.next = false;
                         self.desc_read.d.next = false;
                         self.serr.d.next = false;
@@ -178,7 +212,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::ReadReq => {
-                        self.can_abort.next = true;
                         self.wr_sel_dp.next = self.dstart.q.val();
                         self.rd_req_valid.next = true;
                         if self.rd_req_ready.val() {
@@ -186,7 +219,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::ReadWords => {
-                        self.can_abort.next = true;
                         self.wr_sel_dp.next = self.dstart.q.val();
                         if self.k.q.val() == self.k_zero.val() {
                             if self.got_last.q.val() {
@@ -224,22 +256,26 @@ macro_rules! controller_logic {
                                     self.desc.en.next = true;
                                 } else if self.rmode.q.val() == self.rm_hdr.val() {
                                     self.hdr.en.next = true;
+                                } else if self.iwin.crc_word.val() {
+                                    // The CRC of the window's entry before it, if good.
+                                    self.ckis.w_crc.next = !(self.w.q.val() < self.iwin.wlo.val())
+                                        & !self.stopped.q.val();
                                 } else if !(self.w.q.val() < self.iwin.wlo.val())
                                     & !self.stopped.q.val()
                                 {
-                                    // Entry w - 8 of the window: its beat's response, rules
+                                    // An entry of the window: its beat's response, rules
                                     // 11-13, the running sum; a good one goes into the RAM,
                                     // the first bad one stops the windows.
                                     self.arem.d.next = self.arem.q.val() - self.iwin.size.val();
                                     if self.berr.q.val() | self.iwin.bad.val() {
                                         self.stopped.d.next = true;
-                                        self.stop_at.d.next = self.w.q.val() - self.hdr_words.val();
+                                        self.stop_at.d.next = self.iwin.ent.val();
                                         self.stop_code.d.next = self.e_bad_index.val();
                                         if self.berr.q.val() {
                                             self.stop_code.d.next = self.e_read.val();
                                         }
                                     } else {
-                                        self.ram.write_enable.next = true;
+                                        self.ckis.w_word.next = true;
                                         self.off.d.next = self.off.q.val() + self.iwin.len.val();
                                     }
                                 }
@@ -250,7 +286,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::Check => {
-                        self.can_abort.next = true;
                         self.n.d.next = self.chk.n_chunks.val();
                         self.cl.d.next = self.chk.chunk_log2.val();
                         self.dst_len.d.next = self.chk.src_len.val();
@@ -277,7 +312,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::HdrCheck => {
-                        self.can_abort.next = true;
                         self.n.d.next = self.hchk.n_chunks.val();
                         self.cl.d.next = self.hchk.chunk_log2.val();
                         self.dst_len.d.next = self.hchk.ulen.val();
@@ -297,15 +331,47 @@ macro_rules! controller_logic {
                             self.stopped.d.next = true;
                         }
                         self.state.d.next = CtlState::IdxWin;
+                        if self.hchk.crc.val() {
+                            self.state.d.next = CtlState::MetaPass;
+                        }
                         if self.hchk.code.val() != self.ok.val() {
                             self.code.d.next = self.hchk.code.val();
                             self.state.d.next = CtlState::Result;
                         }
                     }
+                    CtlState::MetaPass => {
+                        // Version 4: the whole index through the datapath's CRC unit and the
+                        // stored metadata CRC, before any entry is used.
+                        self.rd_req_addr.next = self.mpass.rd_req_addr.val();
+                        self.rd_req_beats.next = self.mpass.rd_req_beats.val();
+                        self.rd_req_valid.next = self.mpass.rd_req_valid.val();
+                        self.rd_ready.next = self.mpass.rd_ready.val();
+                        if self.mpass.done.val() {
+                            self.state.d.next = CtlState::MetaHdr;
+                            if self.mpass.err.val() {
+                                self.code.d.next = self.e_read.val();
+                                self.state.d.next = CtlState::Result;
+                            }
+                        }
+                    }
+                    CtlState::MetaHdr => {
+                        // The header's four quarters after the index; then the metadata CRC
+                        // goes in after the index (COMPRESS) or must be the stored one.
+                        if self.mcrc.hlast.val() & self.is_comp.val() {
+                            self.ix_fin.next = true;
+                            self.mc_done.d.next = true;
+                            self.state.d.next = CtlState::MetaNext;
+                        } else if self.mcrc.hlast.val() {
+                            self.state.d.next = CtlState::IdxWin;
+                            if !self.mcrc.ok.val() {
+                                self.code.d.next = self.e_bad_crc.val();
+                                self.state.d.next = CtlState::Result;
+                            }
+                        }
+                    }
                     CtlState::IdxWin => {
                         // Read entries [wbase, wend) of the index (iwin); the output drains
                         // meanwhile (wr_sel_dp here, in ReadReq and ReadWords).
-                        self.can_abort.next = true;
                         self.wr_sel_dp.next = self.dstart.q.val();
                         self.wend.d.next = self.iwin.wend.val();
                         self.rmode.d.next = self.rm_idx.val();
@@ -324,7 +390,6 @@ macro_rules! controller_logic {
                     CtlState::IdxCheck => {
                         // An index error at entry 0 ends the descriptor before anything is
                         // written; else the window's payload and commands.
-                        self.can_abort.next = true;
                         self.wr_sel_dp.next = self.dstart.q.val();
                         self.req_addr.d.next = self.pr_addr.q.val();
                         self.req_beats.d.next = self.iwin.pay_new.val();
@@ -341,7 +406,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::Start => {
-                        self.can_abort.next = true;
                         self.ck_cnt.d.next = self.zero32.val();
                         if !self.is_dec.val() {
                             // (DECOMPRESS: the running sum of the index windows.)
@@ -354,18 +418,8 @@ macro_rules! controller_logic {
                         if self.is_comp.val() {
                             self.rem.d.next = self.chk.src_len.val();
                         }
-                        self.ck_v.d.next = false;
-                        self.ck_fetch.d.next = false;
                         self.wdone.d.next = false;
-                        // COMPRESS: the first index beat holds entry 0 at word 8 of the meta
-                        // region; nothing waits for insertion; the payload starts at dst_addr.
-                        self.ia.d.next = self.chk.meta_addr.val() + self.ia_hdr.val();
-                        self.k.d.next = self.k_hdr.val();
-                        self.wv.d.next = self.wv_zero.val();
-                        self.ic_v.d.next = false;
-                        self.ins.d.next = false;
-                        self.pa.d.next = self.chk.dst_addr.val();
-                        self.pjump.d.next = false;
+                        self.mc_done.d.next = false;
                         if self.is_comp.val() & !self.chk.src_len.val().any() {
                             // Nothing to compress: the frame is the header alone.
                             self.hdr_pack.next = true;
@@ -383,7 +437,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::DstReq => {
-                        self.can_abort.next = true;
                         self.wr_req_valid.next = true;
                         if self.wr_req_ready.val() {
                             self.req_addr.d.next = self.chk.src_addr.val();
@@ -402,7 +455,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::SrcReq => {
-                        self.can_abort.next = true;
                         self.wr_sel_dp.next = true;
                         self.rd_req_valid.next = true;
                         if self.rd_req_ready.val() {
@@ -414,7 +466,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::Run => {
-                        self.can_abort.next = true;
                         self.wr_sel_dp.next = true;
                         self.rd_ready.next = self.dp_rd_ready.val();
                         self.dp_rd_valid.next = self.rd_valid.val();
@@ -431,16 +482,9 @@ macro_rules! controller_logic {
                             self.dec_ready.next =
                                 self.ck_ready.val() & self.fits.val() & self.idx_room.val();
                             if self.push_entry.val() {
-                                self.ib.en.next = true;
-                                self.wv.d.next = (self.wv.q.val() >> 1) | self.wv_top.val();
-                                self.k.d.next = self.k.q.val() + self.k_one.val();
                                 self.off.d.next = self.off.q.val() + self.dec_stored_len.val();
                                 self.rem.d.next = self.rem.q.val() - self.size.val();
                                 self.ck_cnt.d.next = self.ck_cnt.q.val() + self.one32.val();
-                            }
-                            // A complete index beat waits for insertion (ic), freeing ib.
-                            if !self.idx_room.val() & !self.ic_v.q.val() {
-                                self.ic_load.next = true;
                             }
                             if self.dec_valid.val() & !self.fits.val() {
                                 self.code.d.next = self.e_overflow.val();
@@ -449,25 +493,15 @@ macro_rules! controller_logic {
                         }
                         if self.is_dec.val() {
                             // Chunk commands from the entry RAM (one read cycle each).
-                            self.ck_valid.next = self.ck_v.q.val();
-                            if self.ck_v.q.val() & self.ck_ready.val() {
-                                self.ck_v.d.next = false;
-                            }
-                            if !self.ck_v.q.val()
-                                & !self.ck_fetch.q.val()
-                                & (self.ck_cnt.q.val() < self.cmd_lim.val())
-                            {
-                                self.ck_fetch.d.next = true;
-                            }
+                            self.ck_valid.next = self.ckis.valid.val();
                             if self.rd_valid.val() & self.dp_rd_ready.val() {
                                 self.pay_out.d.next = self.pay_out.q.val() - self.one32.val();
                             }
                             // The window's commands issued and its payload delivered: the next
                             // window, or (an entry failed) the failure once the chunks before
                             // it are written.
-                            if !self.ck_v.q.val()
-                                & !self.ck_fetch.q.val()
-                                & (self.ck_cnt.q.val() == self.cmd_lim.val())
+                            if !self.ckis.busy.val()
+                                & self.ckis.at_lim.val()
                                 & (self.ck_cnt.q.val() != self.n.q.val())
                                 & !self.pay_out.q.val().any()
                             {
@@ -475,6 +509,10 @@ macro_rules! controller_logic {
                                     self.wbase.d.next = self.wend.q.val();
                                     self.ir_addr.d.next =
                                         self.ir_addr.q.val() + self.win_bytes.val();
+                                    if self.crc_on.val() {
+                                        self.ir_addr.d.next =
+                                            self.ir_addr.q.val() + self.win_bytes2.val();
+                                    }
                                     self.state.d.next = CtlState::IdxWin;
                                 } else {
                                     // The chunks before the failing entry finished, and a
@@ -486,16 +524,7 @@ macro_rules! controller_logic {
                                     }
                                 }
                             }
-                            if self.ck_fetch.q.val() {
-                                self.ck_fetch.d.next = false;
-                                self.ck_v.d.next = true;
-                                self.ck_len_r.d.next =
-                                    self.ram.read_data.val() & self.size_mask.val();
-                                self.ck_raw_r.d.next =
-                                    (self.ram.read_data.val() & self.raw_mask.val()).any();
-                                self.ck_size_r.d.next = self.size.val();
-                                self.ck_last_r.d.next =
-                                    (self.ck_cnt.q.val() + self.one32.val()) == self.n.q.val();
+                            if self.ckis.fetch.val() {
                                 self.rem.d.next = self.rem.q.val() - self.size.val();
                                 self.ck_cnt.d.next = self.ck_cnt.q.val() + self.one32.val();
                             }
@@ -512,9 +541,13 @@ macro_rules! controller_logic {
                                     self.req_addr.d.next = self.chk.meta_addr.val();
                                     self.state.d.next = CtlState::MetaReq;
                                 }
-                            } else {
+                            } else if !self.dp_ck_open.val() {
+                                // (DECOMPRESS: every chunk's CRC checked.)
                                 self.bw.d.next = self.dst_len.q.val();
                                 self.state.d.next = CtlState::Result;
+                                if self.dp_crc_err.val() {
+                                    self.code.d.next = self.e_bad_crc.val();
+                                }
                             }
                         }
                         if self.rd_valid.val() & self.dp_rd_ready.val() & self.rd_err.val() {
@@ -531,7 +564,6 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::MetaReq => {
-                        self.can_abort.next = true;
                         self.wr_req_valid.next = true;
                         if self.wr_req_ready.val() {
                             self.state.d.next = CtlState::MetaNext;
@@ -541,12 +573,13 @@ macro_rules! controller_logic {
                         // The final stream's next beat: the complete index beat waiting, the
                         // one in ib once complete (a partial one padded first), then the
                         // header beat, last.
-                        self.can_abort.next = true;
-                        if self.ic_v.q.val() {
+                        if self.ixs.ic_v.val() {
                             self.state.d.next = CtlState::SendIc;
                         } else if !self.idx_room.val() {
-                            self.ic_load.next = true;
-                        } else if self.wv.q.val().any() {
+                            // (The complete beat moves to ic.)
+                        } else if self.crc_on.val() & !self.mc_done.q.val() {
+                            self.state.d.next = CtlState::MetaHdr;
+                        } else if self.ixs.partial.val() {
                             self.state.d.next = CtlState::IdxPad;
                         } else {
                             self.req_addr.d.next = self.chk.meta_addr.val();
@@ -559,21 +592,14 @@ macro_rules! controller_logic {
                     CtlState::IdxPad => {
                         // Shift invalid words into the partial index beat until its entries
                         // sit in their words.
-                        self.can_abort.next = true;
-                        self.ib.en.next = true;
-                        self.wv.d.next = self.wv.q.val() >> 1;
-                        self.k.d.next = self.k.q.val() + self.k_one.val();
-                        if self.k.q.val() == self.k_e_m1.val() {
+                        self.ix_pad.next = self.idx_room.val();
+                        if !self.idx_room.val() {
                             self.state.d.next = CtlState::MetaNext;
                         }
                     }
                     CtlState::SendIc => {
-                        self.can_abort.next = true;
-                        self.ic_sel.next = true;
-                        self.wr_valid.next = true;
-                        self.wr_last.next = false;
+                        self.ix_send.next = true;
                         if self.wr_ready.val() {
-                            self.ic_v.d.next = false;
                             self.state.d.next = CtlState::MetaNext;
                         }
                     }
@@ -604,7 +630,7 @@ macro_rules! controller_logic {
                     }
                     CtlState::Send => {
                         self.can_abort.next = !self.smode.q.val();
-                        self.wr_valid.next = true;
+                        self.own_valid.next = true;
                         if self.wr_ready.val() {
                             self.k.d.next = self.k_zero.val();
                             self.req_addr.d.next = self.req_addr.q.val() + self.bb_addr.val();
@@ -630,6 +656,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::Flush => {
+                        self.can_abort.next = false;
                         self.abort_out.next = true;
                         self.rd_ready.next = true;
                         if self.rd_idle.val() & self.wr_idle.val() & self.dp_idle.val() {
@@ -637,6 +664,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::Result => {
+                        self.can_abort.next = false;
                         if self.code.q.val() != self.ok.val() {
                             self.bw.d.next = self.zero32.val();
                             self.err_r.d.next = true;
@@ -658,6 +686,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::Done => {
+                        self.can_abort.next = false;
                         self.desc_done.next = true;
                         self.irq_done_set.next = self.chk.irq.val();
                         self.cur.d.next = self.chk.next_desc.val();
@@ -677,12 +706,14 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::End => {
+                        self.can_abort.next = false;
                         self.irq_done_set.next = true;
                         self.busy_r.d.next = false;
                         self.abort_pend.d.next = false;
                         self.state.d.next = CtlState::Idle;
                     }
                     _ => {
+                        self.can_abort.next = false;
                         self.state.d.next = CtlState::Idle;
                     }
                 }
@@ -694,16 +725,6 @@ macro_rules! controller_logic {
                     self.code.d.next = self.e_aborted.val();
                     self.abort_pend.d.next = true;
                     self.state.d.next = CtlState::Flush;
-                }
-                // ---- a complete index beat (COMPRESS) moves from ws to ic, ws starts the next
-                if self.ic_load.val() {
-                    self.ic_v.d.next = true;
-                    self.ic_d.en.next = true;
-                    self.ic_s.d.next = self.strb.y.val();
-                    self.ic_a.d.next = self.ia.q.val();
-                    self.ia.d.next = self.ia.q.val() + self.bb_addr.val();
-                    self.k.d.next = self.k_zero.val();
-                    self.wv.d.next = self.wv_zero.val();
                 }
                 // ---- wide registers
                 self.ws.d.next = self.wjoin.y.val();
@@ -720,51 +741,30 @@ macro_rules! controller_logic {
                     self.hdr.d.next = self.hpack.y.val();
                     self.hdr.en.next = true;
                 }
-                // ---- write beat source: own beats (ws, ic) each a burst at their address;
-                // payload beats follow each other (after an inserted index beat: jump to pa).
-                self.wr_data.next = self.ws.q.val();
-                self.wr_strb.next = self.strb.y.val();
-                self.wr_close.next = true;
-                self.wr_jump.next = true;
-                self.wr_jump_addr.next = self.req_addr.q.val();
-                if self.wr_sel_dp.val() & self.ins.q.val() {
-                    // The index beat inserted after the payload beat that closed its burst.
-                    self.ic_sel.next = true;
-                    self.wr_valid.next = true;
-                    self.wr_last.next = false;
-                    if self.wr_ready.val() {
-                        self.ins.d.next = false;
-                        self.ic_v.d.next = false;
-                        self.pjump.d.next = true;
-                    }
-                } else if self.wr_sel_dp.val() {
-                    self.wr_data.next = self.dp_wr_data.val();
-                    self.wr_strb.next = self.dp_wr_strb.val();
-                    self.wr_last.next = self.dp_wr_last.val();
-                    self.wr_valid.next = self.dp_wr_valid.val();
-                    self.dp_wr_ready.next = self.wr_ready.val();
-                    self.wr_jump.next = self.pjump.q.val();
-                    self.wr_jump_addr.next = self.pa.q.val();
-                    // A complete index beat goes in after this beat, which closes its burst.
-                    // ZVC-X chunks can store a byte each, so the index can fill with no payload
-                    // beat to come: every payload beat closes, and a waiting index beat goes in
-                    // whenever none is offered.
-                    self.wr_close.next = self.ic_v.q.val() | self.chk.zvcx.val();
-                    if self.dp_wr_valid.val() & self.wr_ready.val() {
-                        self.pa.d.next = self.pa.q.val() + self.bb_addr.val();
-                        self.pjump.d.next = false;
-                        if self.ic_v.q.val() & !self.dp_wr_last.val() {
-                            self.ins.d.next = true;
-                        }
-                    } else if self.chk.zvcx.val() & self.ic_v.q.val() & !self.dp_idle.val() {
-                        self.ins.d.next = true;
-                    }
-                }
-                if self.ic_sel.val() {
-                    self.wr_data.next = self.ic_d.q.val();
-                    self.wr_strb.next = self.ic_s.q.val();
-                    self.wr_jump_addr.next = self.ic_a.q.val();
-                }
+                // ---- the index stream (version 4: the metadata CRC last) and the write beats
+                self.ixs.push.next = self.push_entry.val() | self.ix_fin.val();
+                self.ixs.half.next = self.ix_fin.val();
+                self.ixs.pad.next = self.ix_pad.val();
+                self.ixs.send_ic.next = self.ix_send.val();
+                self.ixs.sel_dp.next = self.wr_sel_dp.val();
+                self.ixs.own_valid.next = self.own_valid.val();
+                self.ixs.own_data.next = self.ws.q.val();
+                self.ixs.own_strb.next = self.strb.y.val();
+                self.ixs.own_addr.next = self.req_addr.q.val();
+                self.ixs.own_last.next = self.flast.q.val();
+                self.ixs.dp_wr_data.next = self.dp_wr_data.val();
+                self.ixs.dp_wr_strb.next = self.dp_wr_strb.val();
+                self.ixs.dp_wr_last.next = self.dp_wr_last.val();
+                self.ixs.dp_wr_valid.next = self.dp_wr_valid.val();
+                self.ixs.wr_ready.next = self.wr_ready.val();
+                self.dp_wr_ready.next = self.ixs.dp_wr_ready.val();
+                self.wr_data.next = self.ixs.wr_data.val();
+                self.wr_strb.next = self.ixs.wr_strb.val();
+                self.wr_last.next = self.ixs.wr_last.val();
+                self.wr_close.next = self.ixs.wr_close.val();
+                self.wr_jump.next = self.ixs.wr_jump.val();
+                self.wr_jump_addr.next = self.ixs.wr_jump_addr.val();
+                self.wr_valid.next = self.ixs.wr_valid.val();
                 // ---- outputs
                 self.busy.next = self.busy_r.q.val();
                 self.error.next = self.err_r.q.val();
@@ -774,6 +774,7 @@ macro_rules! controller_logic {
                 self.dp_elem.next = self.chk.elem.val();
                 self.dp_zvcx.next = self.chk.zvcx.val();
                 self.dp_ty.next = self.chk.ty.val();
+                self.dp_crc.next = self.crc_on.val();
                 if self.is_dec.val() {
                     self.dp_zvcx.next = self.hchk.zvcx.val();
                     self.dp_ty.next = self.hchk.ty.val();
@@ -789,8 +790,6 @@ macro_rules! controller_logic {
                     self.err_code_r.d.next = self.ok.val();
                     self.err_desc_r.d.next = self.zero_addr.val();
                     self.abort_pend.d.next = false;
-                    self.ck_v.d.next = false;
-                    self.ck_fetch.d.next = false;
                     self.wv.d.next = self.wv_zero.val();
                 }
             }

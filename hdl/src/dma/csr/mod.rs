@@ -46,6 +46,8 @@ pub static CSR_PORTS: PortDocs = PortDocs::new(include_str!("mod.rs"), "CsrBlock
 pub struct HwCfg {
     /// log2 of the data bus width in bytes.
     pub bus_bytes_log2: u32,
+    /// 1: the engine computes and checks CRC32C (frame version 4).
+    pub crc: u32,
     /// Bit `c` set iff the descriptor element code `c` runs.
     pub elem_mask: u32,
     /// Bit `c` set iff the descriptor codec code `c` runs.
@@ -58,9 +60,10 @@ pub struct HwCfg {
 
 impl HwCfg {
     /// The field values in `cdma_spec::csr::HWCFG_BITS` order.
-    fn fields(&self) -> [u32; 5] {
+    fn fields(&self) -> [u32; 6] {
         [
             self.bus_bytes_log2,
+            self.crc,
             self.elem_mask,
             self.codec_mask,
             self.chunk_log2_max,
@@ -412,10 +415,11 @@ pub const DECODED: &[&str] = &[
 
 impl Default for CsrBlock {
     /// The default engine configuration (`cdma_dma_top`): 1024-bit bus (128 bytes), every
-    /// element width, ZVC, 4 KiB chunks, the default reads in flight.
+    /// element width, ZVC, CRC32C, 4 KiB chunks, the default reads in flight.
     fn default() -> Self {
         Self::new(HwCfg {
             bus_bytes_log2: 7,
+            crc: 1,
             elem_mask: u32::from(super::check::ELEM_MASK_ALL),
             codec_mask: 1 << cdma_spec::desc::DESC_CODEC_ZVC,
             chunk_log2_max: super::params::ENGINE_CHUNK_LOG2_MAX as u32,

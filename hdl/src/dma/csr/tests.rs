@@ -140,6 +140,7 @@ fn read(uut: &mut CsrBlock, addr: u32) -> u32 {
 fn hw(bus_bytes_log2: u32, elem_mask: u32, chunk_log2_max: u32, reads_in_flight: u32) -> HwCfg {
     HwCfg {
         bus_bytes_log2,
+        crc: 0,
         elem_mask,
         codec_mask: 1,
         chunk_log2_max,
