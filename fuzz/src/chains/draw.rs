@@ -4,7 +4,7 @@ use cdma_model::dma::{
     control_word, with_type_and_codec, BusError, Descriptor, EngineConfig, Op, SparseMemory,
 };
 use cdma_model::layout;
-use cdma_model::{compress_with, Codec, ElemType, ElemWidth};
+use cdma_model::{compress_frame, Codec, ElemType, ElemWidth, FrameOptions};
 use cdma_spec::desc as d;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -35,14 +35,15 @@ fn data(rng: &mut ChaCha8Rng, elem: ElemWidth) -> Vec<u8> {
 }
 
 /// Chain `index` of the campaign `seed`, on an engine of a random bus width, with or
-/// without ZVC-X.
+/// without ZVC-X, with or without CRC32C.
 pub fn draw(seed: u64, index: u64) -> ChainCase {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index);
     let bb = [16u32, 32, 64, 128][rng.gen_range(0..4)];
     let cfg = EngineConfig::new(bb)
         .expect("a bus width of the engine")
-        .with_zvcx(rng.gen_bool(0.5));
+        .with_zvcx(rng.gen_bool(0.5))
+        .with_crc(rng.gen_bool(0.8));
     draw_with(&mut rng, &cfg, false)
 }
 
@@ -117,6 +118,9 @@ fn template(
         (true, ElemWidth::W8) => ElemType::E4m3,
         (false, w) => ElemType::Raw(w),
     };
+    // COMPRESS with CRCs (version 4) unless the engine has none or, a third of the time,
+    // the descriptor says no_crc; a DECOMPRESS frame has them half the time.
+    let crc = cfg.has_crc() && rng.gen_bool(if op == Op::Decompress { 0.5 } else { 2.0 / 3.0 });
     let mut frame_split = (0, 0);
     let mut desc = Descriptor {
         control: control_word(op, elem.bits(), 0, rng.gen(), rng.gen()),
@@ -134,13 +138,19 @@ fn template(
         Op::Compress => {
             mem.load(src_addr, &src);
             let c = control_word(op, elem.bits(), chunk_log2, rng.gen(), rng.gen());
-            desc.control = with_type_and_codec(c, elem_type.code(), zvcx);
+            let c = with_type_and_codec(c, elem_type.code(), zvcx);
+            desc.control = d::CTRL_NO_CRC.set(u64::from(c), u64::from(!crc)) as u32;
         }
         Op::Decompress => {
             let codec = if zvcx { Codec::ZvcX } else { Codec::Zvc };
-            let frame = compress_with(&src, codec, elem_type, chunk_log2)
-                .expect("whole elements and a valid chunk size");
-            let meta_len = layout::meta_len(layout::n_chunks(src.len() as u64, chunk_log2));
+            let opts = FrameOptions {
+                codec,
+                elem_type,
+                chunk_log2,
+                crc,
+            };
+            let frame = compress_frame(&src, &opts).expect("whole elements and a valid chunk size");
+            let meta_len = layout::Header::parse(&frame).expect("a frame").meta_len();
             let (meta, payload) = frame.split_at(meta_len as usize);
             mem.load(meta_addr, meta);
             mem.load(src_addr, payload);

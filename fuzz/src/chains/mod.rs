@@ -203,12 +203,7 @@ pub fn judge(case: &ChainCase, out: &ChainOutcome, mut mem: SparseMemory) -> Ver
             allowed.push(desc.dst_addr..desc.dst_addr.saturating_add(u64::from(o.bytes_written)));
             if Op::of_control(desc.control) == Some(Op::Compress) {
                 let chunk = d::CTRL_CHUNK_LOG2.get(u64::from(desc.control)) as u8;
-                let chunk = if chunk == 0 {
-                    layout::CHUNK_LOG2_DEFAULT
-                } else {
-                    chunk
-                };
-                let meta = layout::meta_len(layout::n_chunks(u64::from(desc.src_len), chunk));
+                let meta = meta_len_of(desc.control, u64::from(desc.src_len), chunk);
                 allowed.push(desc.meta_addr..desc.meta_addr.saturating_add(meta));
             }
         }
@@ -240,6 +235,22 @@ pub fn judge(case: &ChainCase, out: &ChainOutcome, mut mem: SparseMemory) -> Ver
     Verdict::Pass(out.descs.iter().map(|o| o.error).collect())
 }
 
+/// Bytes of metadata a COMPRESS of `len` bytes in chunks of `2^chunk` (a chunk size field,
+/// 0 = the default) with control word `control` writes: with CRCs unless `no_crc`.
+fn meta_len_of(control: u32, len: u64, chunk: u8) -> u64 {
+    let chunk = if chunk == 0 {
+        layout::CHUNK_LOG2_DEFAULT
+    } else {
+        chunk
+    };
+    let n = layout::n_chunks(len, chunk);
+    if d::CTRL_NO_CRC.get(u64::from(control)) == 1 {
+        layout::meta_len(n)
+    } else {
+        layout::meta_len_crc(n)
+    }
+}
+
 /// What an undamaged descriptor that ended OK must have left in memory.
 fn right_bytes(mem: &mut SparseMemory, dd: &DrawnDesc, written: u32) -> Result<(), String> {
     let c = &dd.desc;
@@ -253,8 +264,7 @@ fn right_bytes(mem: &mut SparseMemory, dd: &DrawnDesc, written: u32) -> Result<(
         }
         Op::Compress => {
             let chunk = d::CTRL_CHUNK_LOG2.get(u64::from(c.control)) as u8;
-            let n = layout::n_chunks(dd.data.len() as u64, chunk);
-            let mut frame = vec![0u8; layout::meta_len(n) as usize];
+            let mut frame = vec![0u8; meta_len_of(c.control, dd.data.len() as u64, chunk) as usize];
             mem.read(c.meta_addr, &mut frame)
                 .map_err(|e| e.to_string())?;
             frame.extend_from_slice(&got);

@@ -26,7 +26,7 @@ use rust_hdl::widgets::prelude::DFF;
 
 use crate::crc::math::{unshift, INIT};
 use crate::crc::Crc32cBeat;
-use crate::prims::RegQueue;
+use crate::prims::{Join, RegQueue};
 use cdma_spec::frame;
 
 /// CRCs the queue holds.
@@ -94,7 +94,9 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     /// outputs depend on registers only, the user gates them with its mode).
     pub m_done: Signal<Out, Bit>,
     unit: Crc32cBeat<DW, BB, XW>,
-    q: RegQueue<32, 1, DEPTH>,
+    // A CRC is its bits 30:0 as the entry's data and bit 31 as its tag.
+    cq: RegQueue<31, 1, DEPTH>,
+    head: Join<31, 1, 32>,
     nf: DFF<Bit>,
     pend: DFF<Bits<4>>,
     err_r: DFF<Bit>,
@@ -107,7 +109,6 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     depth: Constant<Bits<4>>,
     one4: Constant<Bits<4>>,
     zero4: Constant<Bits<4>>,
-    zero1: Constant<Bits<1>>,
 }
 
 impl<const DW: usize, const BB: usize, const XW: usize> Default for CrcPath<DW, BB, XW> {
@@ -150,7 +151,8 @@ impl<const DW: usize, const BB: usize, const XW: usize> Default for CrcPath<DW, 
             m_state: Default::default(),
             m_done: Default::default(),
             unit: Default::default(),
-            q: Default::default(),
+            cq: Default::default(),
+            head: Default::default(),
             nf: Default::default(),
             pend: Default::default(),
             err_r: Default::default(),
@@ -163,7 +165,6 @@ impl<const DW: usize, const BB: usize, const XW: usize> Default for CrcPath<DW, 
             depth: Constant::new((DEPTH as u64).into()),
             one4: Constant::new(1u64.into()),
             zero4: Constant::new(0u64.into()),
-            zero1: Constant::new(0u64.into()),
         }
     }
 }
@@ -174,9 +175,10 @@ impl<const DW: usize, const BB: usize, const XW: usize> Logic for CrcPath<DW, BB
         dff_setup!(self, clock, nf, pend, err_r);
         self.unit.clock.next = self.clock.val();
         self.unit.rst.next = self.rst.val();
-        self.q.clock.next = self.clock.val();
-        self.q.rst.next = self.rst.val();
-        self.q.t.next = self.zero1.val();
+        self.cq.clock.next = self.clock.val();
+        self.cq.rst.next = self.rst.val();
+        self.head.lo.next = self.cq.q.val();
+        self.head.hi.next = self.cq.qt.val();
         // ---- the unit's beat: index beats (metadata pass), output beats (DECOMPRESS) or
         // source beats (COMPRESS); a message starts after a reset or a message's end
         self.unit.in_init.next = self.init.val();
@@ -211,28 +213,30 @@ impl<const DW: usize, const BB: usize, const XW: usize> Logic for CrcPath<DW, BB
         self.m_done.next = self.unit.out_valid.val();
         // ---- the queue: COMPRESS pushes results and pops with decisions; DECOMPRESS pushes
         // commands' CRCs and pops with results
-        self.d_crc.next = self.q.q.val();
-        self.d_valid.next = self.q.count.val().any();
+        self.d_crc.next = self.head.y.val();
+        self.d_valid.next = self.cq.count.val().any();
         self.s_fin.next = self.s_take.val() & self.s_end.val() & self.comp.val();
         self.s_room.next = self.pend.q.val() < self.depth.val();
-        self.c_room.next = self.q.count.val() < self.depth.val();
-        self.busy.next = self.q.count.val().any();
+        self.c_room.next = self.cq.count.val() < self.depth.val();
+        self.busy.next = self.cq.count.val().any();
         self.err.next = self.err_r.q.val();
-        self.q.d.next = self.fin.val();
-        self.q.push.next = false;
-        self.q.pop.next = false;
+        self.cq.d.next = self.fin.val().get_bits::<31>(0);
+        self.cq.t.next = self.fin.val().get_bits::<1>(31);
+        self.cq.push.next = false;
+        self.cq.pop.next = false;
         if self.dec.val() {
-            self.q.d.next = self.c_crc.val();
-            self.q.push.next = self.c_push.val();
+            self.cq.d.next = self.c_crc.val().get_bits::<31>(0);
+            self.cq.t.next = self.c_crc.val().get_bits::<1>(31);
+            self.cq.push.next = self.c_push.val();
             if self.unit.out_valid.val() & !self.mp.val() {
-                self.q.pop.next = true;
-                if self.fin.val() != self.q.q.val() {
+                self.cq.pop.next = true;
+                if self.fin.val() != self.head.y.val() {
                     self.err_r.d.next = true;
                 }
             }
         } else if self.comp.val() {
-            self.q.push.next = self.unit.out_valid.val();
-            self.q.pop.next = self.d_pop.val();
+            self.cq.push.next = self.unit.out_valid.val();
+            self.cq.pop.next = self.d_pop.val();
         }
         // Chunks ended and not yet decided (COMPRESS), at most DEPTH.
         if self.s_fin.val() & !self.d_pop.val() {

@@ -519,7 +519,6 @@ macro_rules! datapath {
                 self.xdec.out_ready.next = self.out_ready.val() & self.is_dx.val();
                 if self.is_dec.val() {
                     self.in_ready.next = self.zdec.in_ready.val();
-                    self.ck_ready.next = self.inner_ck_ready.val() & self.ck_ok.val();
                     if self.is_dx.val() {
                         self.inner_ck_ready.next =
                             self.xdec.c_ready.val() & (self.zdec.ck_ready.val() | self.skip.val());
@@ -536,6 +535,7 @@ macro_rules! datapath {
                         self.out_last.next = self.zdec.out_last.val();
                         self.out_valid.next = self.zdec.out_valid.val();
                     }
+                    self.ck_ready.next = self.inner_ck_ready.val() & self.ck_ok.val();
                 } else {
                     self.inner_ck_ready.next = false;
                     if self.is_cx.val() {
@@ -569,11 +569,12 @@ macro_rules! datapath {
                 self.crcp.c_push.next = self.ck_valid.val() & self.ck_ready.val();
                 self.o_rem.next = self.dst_len.val() - self.opos.q.val();
                 self.crcp.o_data.next = self.out_data.val();
+                // The output's last beat holds its last o_rem <= BB bytes.
                 self.crcp.o_cnt.next = self.bb8.val();
-                if self.out_last.val() {
+                if !(self.o_rem.val() > self.bb.val()) {
                     self.crcp.o_cnt.next = self.o_rem.val().get_bits::<8>(0);
                 }
-                self.crcp.o_end.next = self.out_last.val()
+                self.crcp.o_end.next = !(self.o_rem.val() > self.bb.val())
                     | !((self.opos.q.val() + self.bb.val()) & self.csz_m1.val()).any();
                 self.crcp.o_take.next =
                     self.out_valid.val() & self.out_ready.val() & self.is_dec.val();

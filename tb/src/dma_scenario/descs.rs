@@ -3,8 +3,7 @@
 //! descriptor kinds.
 
 use cdma_model::dma::{control_word, Descriptor, EngineConfig, Op};
-use cdma_model::frame::compress_with;
-use cdma_model::{layout, Codec, ElemType, ElemWidth};
+use cdma_model::{compress_frame, layout, Codec, ElemType, ElemWidth, FrameOptions};
 use cdma_spec::desc as d;
 
 /// The operation of a descriptor's control word (None for the reserved code).
@@ -24,9 +23,10 @@ pub fn chunk_range(engine: &EngineConfig) -> std::ops::RangeInclusive<u8> {
     lo..=engine.chunk_log2_max()
 }
 
-/// Bytes of header + index for `len` bytes in chunks of `2^chunk_log2`.
+/// Bytes of header + index (and metadata CRC) a COMPRESS of `len` bytes in chunks of
+/// `2^chunk_log2` may write: the version 4 size, the larger.
 pub fn meta_bytes(len: u32, chunk_log2: u8) -> u64 {
-    layout::meta_len(layout::n_chunks(u64::from(len), chunk_log2))
+    layout::meta_len_crc(layout::n_chunks(u64::from(len), chunk_log2))
 }
 
 /// A frame as the engine writes it: header + index (metadata) and payload, from the model.
@@ -43,14 +43,40 @@ pub fn frame_parts(data: &[u8], elem: ElemWidth, chunk_log2: u8) -> FrameParts {
     frame_parts_with(data, Codec::Zvc, ElemType::Raw(elem), chunk_log2)
 }
 
-/// [`frame_parts`] of a frame of `codec` over elements of `ty`.
+/// [`frame_parts`] of a frame of `codec` over elements of `ty` (without CRCs: version 2 or
+/// 3).
 pub fn frame_parts_with(data: &[u8], codec: Codec, ty: ElemType, chunk_log2: u8) -> FrameParts {
-    let f = compress_with(data, codec, ty, chunk_log2).expect("whole elements, valid chunk size");
-    let meta_len = layout::meta_len(layout::n_chunks(data.len() as u64, chunk_log2)) as usize;
+    frame_parts_crc(data, (codec, ty), chunk_log2, false)
+}
+
+/// [`frame_parts_with`], version 4 (CRC32C) if `crc`: what a COMPRESS writes with
+/// `no_crc` = `!crc`.
+pub fn frame_parts_crc(
+    data: &[u8],
+    (codec, elem_type): (Codec, ElemType),
+    chunk_log2: u8,
+    crc: bool,
+) -> FrameParts {
+    let opts = FrameOptions {
+        codec,
+        elem_type,
+        chunk_log2,
+        crc,
+    };
+    let f = compress_frame(data, &opts).expect("whole elements, valid chunk size");
+    let meta_len = layout::Header::parse(&f).expect("a frame").meta_len() as usize;
     FrameParts {
         meta: f[..meta_len].to_vec(),
         payload: f[meta_len..].to_vec(),
     }
+}
+
+/// Sets or clears a COMPRESS descriptor's `no_crc` flag (without CRCs: a version 2 or 3
+/// frame).
+pub fn with_no_crc(mut desc: Descriptor, no_crc: bool) -> Descriptor {
+    let c = u64::from(desc.control);
+    desc.control = d::CTRL_NO_CRC.set(c, u64::from(no_crc)) as u32;
+    desc
 }
 
 /// A COMPRESS descriptor of `elem`-wide elements (no flags).

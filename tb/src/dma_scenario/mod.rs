@@ -31,8 +31,8 @@ pub use builder::{
     seeded_elem, window_for, ChainBuilder, DEFAULT_WINDOW, FILL, LARGE_WINDOW, MAX_TRANSFER,
 };
 pub use descs::{
-    chunk_range, compress_desc, copy_desc, decompress_desc, desc_op, frame_parts, frame_parts_with,
-    meta_bytes, with_flags, FrameParts,
+    chunk_range, compress_desc, copy_desc, decompress_desc, desc_op, frame_parts, frame_parts_crc,
+    frame_parts_with, meta_bytes, with_flags, with_no_crc, FrameParts,
 };
 pub use random::{random_chain, random_chain_with, RandomOpts};
 pub use scenario::{

@@ -9,7 +9,8 @@ use rand::Rng;
 
 use super::builder::{ChainBuilder, DEFAULT_WINDOW};
 use super::descs::{
-    chunk_range, compress_desc, copy_desc, decompress_desc, frame_parts_with, with_flags,
+    chunk_range, compress_desc, copy_desc, decompress_desc, frame_parts_crc, with_flags,
+    with_no_crc,
 };
 use super::scenario::{RegionKind, RoundTrip, Scenario, Tensor};
 
@@ -128,7 +129,10 @@ pub fn random_chain_with(
                 } else {
                     Codec::Zvc
                 };
-                let parts = frame_parts_with(&tn.data, codec, ty, chunk_log2);
+                // With CRCs (version 4) unless the engine has none or, a third of the
+                // time, the descriptor says no_crc.
+                let crc = engine.has_crc() && !b.rng.gen_bool(1.0 / 3.0);
+                let parts = frame_parts_crc(&tn.data, (codec, ty), chunk_log2, crc);
                 let len = tn.data.len() as u64;
                 let src = b.data(
                     &tn.data,
@@ -157,13 +161,15 @@ pub fn random_chain_with(
                 let mut desc =
                     compress_desc(tn.elem, src, len as u32, dst, cap as u32, meta, field);
                 desc.control = with_type_and_codec(desc.control, ty.code(), codec == Codec::ZvcX);
+                let desc = with_no_crc(desc, !crc);
                 b.push(
                     with_flags(desc, irq, stop),
                     &format!(
-                        "COMPRESS {} ({}, {}) chunk 2^{chunk_log2}",
+                        "COMPRESS {} ({}, {}{}) chunk 2^{chunk_log2}",
                         tn.name,
                         ty.name(),
-                        codec.name()
+                        codec.name(),
+                        if crc { ", CRC" } else { "" }
                     ),
                     Some(codes::OK),
                 );

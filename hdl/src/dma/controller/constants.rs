@@ -4,8 +4,8 @@
 
 macro_rules! controller_default {
     (
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
-        dwm64: $dwm64:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, lgdw: $lgdw:tt,
+        dwm32: $dwm32:tt, dwm64: $dwm64:tt
     ) => {
         impl Default for $name {
             /// The controller of an engine that runs every element width.
@@ -224,8 +224,6 @@ macro_rules! controller_default {
                     elem_32: c(desc::ELEM_CODES[2].0),
                     e_bad_crc: code(error::BAD_CRC),
                     wv_zero: c(0),
-                    size_mask: c(frame::INDEX_SIZE.mask()),
-                    raw_mask: c(frame::INDEX_RAW.mask()),
                     ok: code(error::OK),
                     e_unaligned: code(error::UNALIGNED),
                     e_read: code(error::READ_ERROR),

@@ -16,9 +16,16 @@ use super::super::check::{log2, ADDR_BITS, LEN_BITS};
 use crate::prims::ZeroExtend;
 use cdma_spec::frame;
 
-/// The metadata pass of a `DW`-bit engine (`BB = DW/8` bytes, `E = DW/32` words per beat).
+/// The metadata pass of a `DW`-bit engine (`BB = DW/8` bytes, `E = DW/32` words per beat,
+/// `LGE = log2 E`, `LGDW = log2 DW`).
 #[derive(LogicBlock)]
-pub struct MetaPass<const DW: usize, const BB: usize, const E: usize> {
+pub struct MetaPass<
+    const DW: usize,
+    const BB: usize,
+    const E: usize,
+    const LGE: usize,
+    const LGDW: usize,
+> {
     /// Clock, rising edge.
     pub clock: Signal<In, Clock>,
     /// Level: the pass runs (low: it starts over).
@@ -73,8 +80,10 @@ pub struct MetaPass<const DW: usize, const BB: usize, const E: usize> {
     ibeats: Signal<Local, Bits<LEN_BITS>>,
     tbeats: Signal<Local, Bits<LEN_BITS>>,
     all_in: Signal<Local, Bit>,
-    lane: Signal<Local, Bits<LEN_BITS>>,
-    two: Constant<Bits<5>>,
+    wl: Signal<Local, Bits<LGE>>,
+    wlx: ZeroExtend<LGE, LGDW>,
+    lane: Signal<Local, Bits<LGDW>>,
+    last_cnt: Signal<Local, Bits<8>>,
     three: Constant<Bits<5>>,
     five: Constant<Bits<5>>,
     one: Constant<Bits<LEN_BITS>>,
@@ -84,14 +93,18 @@ pub struct MetaPass<const DW: usize, const BB: usize, const E: usize> {
     hdr_beat0: Constant<Bits<LEN_BITS>>,
     first_beat: Constant<Bits<LEN_BITS>>,
     lg_bb: Constant<Bits<5>>,
-    bb_m1: Constant<Bits<LEN_BITS>>,
-    e_m1: Constant<Bits<LEN_BITS>>,
+    one_e: Constant<Bits<LGE>>,
+    hdr_w: Constant<Bits<LGE>>,
+    bb8: Constant<Bits<8>>,
+    bb_m1_8: Constant<Bits<8>>,
     one8: Constant<Bits<8>>,
 }
 
-impl<const DW: usize, const BB: usize, const E: usize> Default for MetaPass<DW, BB, E> {
+impl<const DW: usize, const BB: usize, const E: usize, const LGE: usize, const LGDW: usize> Default
+    for MetaPass<DW, BB, E, LGE, LGDW>
+{
     fn default() -> Self {
-        assert_eq!((8 * BB, 32 * E), (DW, DW));
+        assert_eq!((8 * BB, 32 * E, 1 << LGE, 1 << LGDW), (DW, DW, E, DW));
         fn c<const N: usize>(v: u64) -> Constant<Bits<N>> {
             Constant::new(v.into())
         }
@@ -129,8 +142,10 @@ impl<const DW: usize, const BB: usize, const E: usize> Default for MetaPass<DW, 
             ibeats: Default::default(),
             tbeats: Default::default(),
             all_in: Default::default(),
+            wl: Default::default(),
+            wlx: Default::default(),
             lane: Default::default(),
-            two: c(2),
+            last_cnt: Default::default(),
             three: c(3),
             five: c(5),
             one: c(1),
@@ -140,14 +155,18 @@ impl<const DW: usize, const BB: usize, const E: usize> Default for MetaPass<DW, 
             hdr_beat0: c(hb0),
             first_beat: c(hb0 * BB as u64),
             lg_bb: c(log2(BB)),
-            bb_m1: c(BB as u64 - 1),
-            e_m1: c(E as u64 - 1),
+            one_e: c(1),
+            hdr_w: c((frame::HEADER_LEN / 4 % E) as u64),
+            bb8: c(BB as u64),
+            bb_m1_8: c(BB as u64 - 1),
             one8: c(1),
         }
     }
 }
 
-impl<const DW: usize, const BB: usize, const E: usize> Logic for MetaPass<DW, BB, E> {
+impl<const DW: usize, const BB: usize, const E: usize, const LGE: usize, const LGDW: usize> Logic
+    for MetaPass<DW, BB, E, LGE, LGDW>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, issued, bcnt, st_in, err_r, exp_r);
@@ -178,14 +197,18 @@ impl<const DW: usize, const BB: usize, const E: usize> Logic for MetaPass<DW, BB
             self.rd_ready.val() & self.rd_valid.val() & (self.bcnt.q.val() < self.ibeats.val());
         self.mp_first.next = !self.bcnt.q.val().any();
         self.mp_last.next = (self.bcnt.q.val() + self.one.val()) == self.ibeats.val();
-        self.mp_cnt.next = self.bb_m1.val().get_bits::<8>(0) + self.one8.val();
+        // The index's last byte is at lane (iend - 1) mod BB of its last beat.
+        self.last_cnt.next = ((self.iend.val().get_bits::<8>(0) - self.one8.val())
+            & self.bb_m1_8.val())
+            + self.one8.val();
+        self.mp_cnt.next = self.bb8.val();
         if self.mp_last.val() {
-            self.mp_cnt.next = ((self.iend.val() - self.one.val()) & self.bb_m1.val())
-                .get_bits::<8>(0)
-                + self.one8.val();
+            self.mp_cnt.next = self.last_cnt.val();
         }
-        // The stored CRC: word (iend / 4) mod E of the last beat.
-        self.lane.next = ((self.iend.val() >> self.two.val()) & self.e_m1.val()) << self.five.val();
+        // The stored CRC: word (iend / 4) mod E = (8 + 2n) mod E of the last beat.
+        self.wl.next = (self.n.val().get_bits::<LGE>(0) << self.one_e.val()) + self.hdr_w.val();
+        self.wlx.x.next = self.wl.val();
+        self.lane.next = self.wlx.y.val() << self.five.val();
         if self.rd_ready.val() & self.rd_valid.val() {
             self.bcnt.d.next = self.bcnt.q.val() + self.one.val();
             self.err_r.d.next = self.err_r.q.val() | self.rd_err.val();

@@ -168,18 +168,18 @@ mod tests;
 macro_rules! controller {
     (
         $(#[$doc:meta])*
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
-        dwm64: $dwm64:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, lgdw: $lgdw:tt,
+        dwm32: $dwm32:tt, dwm64: $dwm64:tt
     ) => {
         controller_struct!(
             $(#[$doc])*
-            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32, dwm64: $dwm64
+            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, lgdw: $lgdw, dwm32: $dwm32, dwm64: $dwm64
         );
         controller_default!(
-            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32, dwm64: $dwm64
+            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, lgdw: $lgdw, dwm32: $dwm32, dwm64: $dwm64
         );
         controller_logic!(
-            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, dwm32: $dwm32, dwm64: $dwm64
+            $name, dw: $dw, bb: $bb, e: $e, lge: $lge, lgdw: $lgdw, dwm32: $dwm32, dwm64: $dwm64
         );
     };
 }
@@ -188,19 +188,19 @@ controller!(
     /// The controller of the 128-bit engine (E = 4 words per beat). Not constructible until
     /// the descriptor and header checks are multi-width: `DescCheck::new(128)` derives the
     /// element width `dw/32 = 4`, which has no code.
-    ControllerDw128, dw: 128, bb: 16, e: 4, lge: 2, dwm32: 96, dwm64: 64
+    ControllerDw128, dw: 128, bb: 16, e: 4, lge: 2, lgdw: 7, dwm32: 96, dwm64: 64
 );
 controller!(
     /// The controller of the 256-bit engine (E = 8).
-    ControllerDw256, dw: 256, bb: 32, e: 8, lge: 3, dwm32: 224, dwm64: 192
+    ControllerDw256, dw: 256, bb: 32, e: 8, lge: 3, lgdw: 8, dwm32: 224, dwm64: 192
 );
 controller!(
     /// The controller of the 512-bit engine (E = 16).
-    ControllerDw512, dw: 512, bb: 64, e: 16, lge: 4, dwm32: 480, dwm64: 448
+    ControllerDw512, dw: 512, bb: 64, e: 16, lge: 4, lgdw: 9, dwm32: 480, dwm64: 448
 );
 controller!(
     /// The controller of the 1024-bit engine (E = 32).
-    ControllerDw1024, dw: 1024, bb: 128, e: 32, lge: 5, dwm32: 992, dwm64: 960
+    ControllerDw1024, dw: 1024, bb: 128, e: 32, lge: 5, lgdw: 10, dwm32: 992, dwm64: 960
 );
 
 /// The controller alone as a Verilog top `cdma_dma_controller_dw{dw}` (lint, inspection).

@@ -5,8 +5,8 @@
 macro_rules! controller_struct {
     (
         $(#[$doc:meta])*
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
-        dwm64: $dwm64:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, lgdw: $lgdw:tt,
+        dwm32: $dwm32:tt, dwm64: $dwm64:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -254,7 +254,7 @@ macro_rules! controller_struct {
             // COMPRESS index streaming and the write beat source
             ixs: IdxStream<$dw, $bb, $e, $dwm32, $dwm64>,
             mcrc: MetaCrc,
-            mpass: MetaPass<$dw, $bb, $e>,
+            mpass: MetaPass<$dw, $bb, $e, $lge, $lgdw>,
             wjoin: Join<$dwm32, 32, $dw>,
             djoin: Join<DESC_REST, 32, DESC_BITS>,
             hjoin: Join<HDR_REST, 32, HDR_BITS>,
@@ -307,8 +307,6 @@ macro_rules! controller_struct {
             elem_32: Constant<Bits<ELEM_BITS>>,
             e_bad_crc: Constant<Bits<CODE_BITS>>,
             wv_zero: Constant<Bits<$e>>,
-            size_mask: Constant<Bits<LEN_BITS>>,
-            raw_mask: Constant<Bits<LEN_BITS>>,
             ok: Constant<Bits<CODE_BITS>>,
             e_unaligned: Constant<Bits<CODE_BITS>>,
             e_read: Constant<Bits<CODE_BITS>>,

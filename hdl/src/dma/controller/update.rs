@@ -2,8 +2,8 @@
 
 macro_rules! controller_logic {
     (
-        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, dwm32: $dwm32:tt,
-        dwm64: $dwm64:tt
+        $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, lgdw: $lgdw:tt,
+        dwm32: $dwm32:tt, dwm64: $dwm64:tt
     ) => {
         impl Logic for $name {
             #[hdl_gen]

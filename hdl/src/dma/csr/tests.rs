@@ -153,7 +153,11 @@ fn map_reads_reset_values_ids_and_hwcfg() {
     let mut uut = csr_block();
     for r in csr::ALL {
         let want = if r.name == "HWCFG" {
-            hw(7, 0b111, 12, 8).value()
+            HwCfg {
+                crc: 1,
+                ..hw(7, 0b111, 12, 8)
+            }
+            .value()
         } else {
             r.reset
         };

@@ -97,7 +97,7 @@ macro_rules! impl_ctl {
         impl Ctl for $ty {
             const BB: u64 = $bb;
             fn with_elem_mask(elem_mask: u8) -> Self {
-                $ty::new(elem_mask, false)
+                $ty::new(elem_mask, false, true)
             }
             fn apply(&mut self, i: &Inputs) {
                 let bytes = |v: &[u8]| -> Bits<$dw> {
