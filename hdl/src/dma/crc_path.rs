@@ -56,18 +56,24 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     pub s_take: Signal<In, Bit>,
     /// COMPRESS: a beat that ends a chunk may be taken.
     pub s_room: Signal<Out, Bit>,
+    /// COMPRESS: the source beat offered (`s_end`) must wait: `comp & s_end & !s_room`.
+    pub s_hold: Signal<Out, Bit>,
     /// COMPRESS: the oldest chunk's CRC32C, for its decision.
     pub d_crc: Signal<Out, Bits<32>>,
     /// COMPRESS: `d_crc` is there (the queue is not empty).
     pub d_valid: Signal<Out, Bit>,
     /// COMPRESS: the decision is taken with `d_crc`.
     pub d_pop: Signal<In, Bit>,
+    /// COMPRESS: the decision must wait for its CRC: `comp & !d_valid`.
+    pub d_hold: Signal<Out, Bit>,
     /// DECOMPRESS: the expected CRC32C of the chunk commanded.
     pub c_crc: Signal<In, Bits<32>>,
     /// DECOMPRESS: the chunk command is taken.
     pub c_push: Signal<In, Bit>,
     /// DECOMPRESS: a chunk command may be taken.
     pub c_room: Signal<Out, Bit>,
+    /// DECOMPRESS: the chunk command must wait: `dec & !c_room`.
+    pub c_hold: Signal<Out, Bit>,
     /// DECOMPRESS: the output beat.
     pub o_data: Signal<In, Bits<DW>>,
     /// DECOMPRESS: bytes of the output beat.
@@ -132,12 +138,15 @@ impl<const DW: usize, const BB: usize, const XW: usize> Default for CrcPath<DW, 
             s_end: Default::default(),
             s_take: Default::default(),
             s_room: Default::default(),
+            s_hold: Default::default(),
             d_crc: Default::default(),
             d_valid: Default::default(),
             d_pop: Default::default(),
+            d_hold: Default::default(),
             c_crc: Default::default(),
             c_push: Default::default(),
             c_room: Default::default(),
+            c_hold: Default::default(),
             o_data: Default::default(),
             o_cnt: Default::default(),
             o_end: Default::default(),
@@ -219,6 +228,12 @@ impl<const DW: usize, const BB: usize, const XW: usize> Logic for CrcPath<DW, BB
         self.s_room.next = self.pend.q.val() < self.depth.val();
         self.c_room.next = self.cq.count.val() < self.depth.val();
         self.busy.next = self.cq.count.val().any();
+        // The holds are this block's (not the datapath's locals), so the datapath's logic,
+        // which reads them with its other children's handshakes, has no local that also
+        // feeds a child: Verilator then splits it without a combinational loop.
+        self.s_hold.next = self.comp.val() & self.s_end.val() & !self.s_room.val();
+        self.d_hold.next = self.comp.val() & !self.d_valid.val();
+        self.c_hold.next = self.dec.val() & !self.c_room.val();
         self.err.next = self.err_r.q.val();
         self.cq.d.next = self.fin.val().get_bits::<31>(0);
         self.cq.t.next = self.fin.val().get_bits::<1>(31);

@@ -185,11 +185,7 @@ macro_rules! datapath {
             a_ok: Signal<Local, Bit>,
             b_fin: Signal<Local, Bit>,
             skip: Signal<Local, Bit>,
-            s_hold: Signal<Local, Bit>,
-            ck_ok: Signal<Local, Bit>,
-            ckv: Signal<Local, Bit>,
             inner_ck_ready: Signal<Local, Bit>,
-            d_ok: Signal<Local, Bit>,
             o_rem: Signal<Local, Bits<LEN_BITS>>,
             // constants
             op_comp: Constant<Bits<OP_BITS>>,
@@ -286,11 +282,7 @@ macro_rules! datapath {
                     a_ok: Default::default(),
                     b_fin: Default::default(),
                     skip: Default::default(),
-                    s_hold: Default::default(),
-                    ck_ok: Default::default(),
-                    ckv: Default::default(),
                     inner_ck_ready: Default::default(),
-                    d_ok: Default::default(),
                     o_rem: Default::default(),
                     op_comp: c(desc::OP_COMPRESS),
                     op_dec: c(desc::OP_DECOMPRESS),
@@ -364,8 +356,6 @@ macro_rules! datapath {
                 self.crcp.in_data.next = self.in_data.val();
                 self.crcp.s_cnt.next = self.bytes.val();
                 self.crcp.s_end.next = self.chunk_end.val();
-                self.s_hold.next = self.is_comp.val() & self.crc.val() & self.chunk_end.val()
-                    & !self.crcp.s_room.val();
                 self.crcp.m_take.next = self.mp_take.val();
                 self.crcp.m_first.next = self.mp_first.val();
                 self.crcp.m_last.next = self.mp_last.val();
@@ -373,10 +363,7 @@ macro_rules! datapath {
                 self.mp_state.next = self.crcp.m_state.val();
                 self.mp_done.next = self.crcp.m_done.val() & self.mp.val();
                 self.crc_err.next = self.crcp.err.val();
-                self.d_ok.next = !(self.is_comp.val() & self.crc.val()) | self.crcp.d_valid.val();
                 self.dec_crc.next = self.crcp.d_crc.val();
-                self.ck_ok.next = !(self.is_dec.val() & self.crc.val()) | self.crcp.c_room.val();
-                self.ckv.next = self.ck_valid.val() & self.ck_ok.val();
                 self.crcp.c_crc.next = self.ck_crc.val();
 
                 // ---- COMPRESS: scan (ZVC, a tap) or the ZVC-X encoder (a fork) beside the
@@ -385,7 +372,7 @@ macro_rules! datapath {
                 self.scan.in_bytes.next = self.bytes.val();
                 self.scan.in_chunk_end.next = self.chunk_end.val();
                 self.scan.in_valid.next =
-                    self.in_valid.val() & self.is_comp.val() & !self.zvcx.val() & !self.s_hold.val();
+                    self.in_valid.val() & self.is_comp.val() & !self.zvcx.val() & !self.crcp.s_hold.val();
                 self.scan.out_ready.next = self.fifo.in_ready.val();
                 self.xenc.in_data.next = self.in_data.val();
                 self.xenc.in_cnt.next = self.bytes.val();
@@ -393,13 +380,13 @@ macro_rules! datapath {
                 self.xenc.in_valid.next = self.in_valid.val()
                     & self.is_cx.val()
                     & self.fifo.in_ready.val()
-                    & !self.s_hold.val();
+                    & !self.crcp.s_hold.val();
                 self.fifo.in_valid.next = self.scan.out_valid.val();
                 if self.zvcx.val() {
                     self.fifo.in_valid.next = self.in_valid.val()
                         & self.is_cx.val()
                         & self.xenc.in_ready.val()
-                        & !self.s_hold.val();
+                        & !self.crcp.s_hold.val();
                 }
                 self.j_flags.lo.next = self.chunk_end.val().into();
                 self.j_flags.hi.next = self.last_beat.val().into();
@@ -409,16 +396,16 @@ macro_rules! datapath {
                 self.j_word.hi.next = self.j_hi.y.val();
                 self.fifo.in_data.next = self.j_word.y.val();
                 // A decision leaves with its chunk's CRC (version 4).
-                self.scan.dec_ready.next = self.dec_ready.val() & !self.zvcx.val() & self.d_ok.val();
-                self.xenc.dec_ready.next = self.dec_ready.val() & self.zvcx.val() & self.d_ok.val();
+                self.scan.dec_ready.next = self.dec_ready.val() & !self.zvcx.val() & !self.crcp.d_hold.val();
+                self.xenc.dec_ready.next = self.dec_ready.val() & self.zvcx.val() & !self.crcp.d_hold.val();
                 if self.zvcx.val() {
                     self.dec_stored_len.next = self.xenc.dec_stored_len.val();
                     self.dec_raw.next = self.xenc.dec_raw.val();
-                    self.dec_valid.next = self.xenc.dec_valid.val() & self.d_ok.val();
+                    self.dec_valid.next = self.xenc.dec_valid.val() & !self.crcp.d_hold.val();
                 } else {
                     self.dec_stored_len.next = self.scan.dec_stored_len.val();
                     self.dec_raw.next = self.scan.dec_raw.val();
-                    self.dec_valid.next = self.scan.dec_valid.val() & self.d_ok.val();
+                    self.dec_valid.next = self.scan.dec_valid.val() & !self.crcp.d_hold.val();
                 }
                 // ---- the compressor's source: the read beats (COPY, stored raw), the FIFO
                 // (ZVC COMPRESS), or with ZVC-X the chosen side (a: the raw FIFO for a raw
@@ -505,13 +492,13 @@ macro_rules! datapath {
                     self.zdec.ck_len.next = self.ck_stored_len.val();
                     self.zdec.ck_raw.next = true;
                     self.zdec.ck_valid.next =
-                        self.ckv.val() & self.xdec.c_ready.val() & !self.skip.val();
+                        self.ck_valid.val() & !self.crcp.c_hold.val() & self.xdec.c_ready.val() & !self.skip.val();
                     self.xdec.c_valid.next =
-                        self.ckv.val() & (self.zdec.ck_ready.val() | self.skip.val());
+                        self.ck_valid.val() & !self.crcp.c_hold.val() & (self.zdec.ck_ready.val() | self.skip.val());
                 } else {
                     self.zdec.ck_len.next = self.ck_chunk_len.val();
                     self.zdec.ck_raw.next = self.ck_raw.val();
-                    self.zdec.ck_valid.next = self.ckv.val() & self.is_dec.val();
+                    self.zdec.ck_valid.next = self.ck_valid.val() & !self.crcp.c_hold.val() & self.is_dec.val();
                     self.xdec.c_valid.next = false;
                 }
                 // ---- source and output selection (each assigned once per path)
@@ -535,16 +522,16 @@ macro_rules! datapath {
                         self.out_last.next = self.zdec.out_last.val();
                         self.out_valid.next = self.zdec.out_valid.val();
                     }
-                    self.ck_ready.next = self.inner_ck_ready.val() & self.ck_ok.val();
+                    self.ck_ready.next = self.inner_ck_ready.val() & !self.crcp.c_hold.val();
                 } else {
                     self.inner_ck_ready.next = false;
                     if self.is_cx.val() {
                         self.in_ready.next = self.fifo.in_ready.val()
                             & self.xenc.in_ready.val()
-                            & !self.s_hold.val();
+                            & !self.crcp.s_hold.val();
                         self.ck_ready.next = self.a_take.val() & self.a_end.val();
                     } else if self.is_comp.val() {
-                        self.in_ready.next = self.scan.in_ready.val() & !self.s_hold.val();
+                        self.in_ready.next = self.scan.in_ready.val() & !self.crcp.s_hold.val();
                         self.ck_ready.next =
                             self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
                     } else {

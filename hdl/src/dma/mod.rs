@@ -37,6 +37,8 @@ pub mod chunk_fifo;
 pub mod chunk_scan;
 pub mod controller;
 pub mod crc_path;
+#[cfg(test)]
+mod crc_path_tests;
 pub mod csr;
 pub mod datapath;
 #[cfg(test)]
