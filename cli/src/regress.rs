@@ -68,6 +68,10 @@ pub struct Args {
     /// chains of `cdma fuzz --chains`, without loops).
     #[arg(long, default_value_t = 1000)]
     dma_bad_field_chains: u64,
+    /// Chains of six DECOMPRESSes of damaged frames (version 4 mostly) per DMA top: the RTL
+    /// campaign's corrupted frames (1700 chains: 10 200 frames).
+    #[arg(long, default_value_t = 1700)]
+    dma_damaged_frame_chains: u64,
 }
 
 /// Runs `cdma regress`.
@@ -119,6 +123,7 @@ pub fn run(a: Args) -> CliResult {
                     throughput_bytes: a.dma_throughput_kib * 1024,
                     large_bytes: a.dma_large_mib << 20,
                     bad_field_chains: a.dma_bad_field_chains,
+                    damaged_frame_chains: a.dma_damaged_frame_chains,
                 },
             )?;
             by_top.push((top.clone(), r));

@@ -13,8 +13,8 @@ use cdma_tb::dma::{
     engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
 };
 use cdma_tb::dma_cases::{
-    abort_case, bad_field_cases, chain_cases_with, concat_data, fault_cases, large_cases,
-    regress_tensors, throughput_cases, throughput_kinds,
+    abort_case, bad_field_cases, chain_cases_with, concat_data, damaged_frame_cases, fault_cases,
+    large_cases, regress_tensors, throughput_cases, throughput_kinds,
 };
 use cdma_tb::dma_scenario::{RandomOpts, Tensor};
 use indicatif::ProgressBar;
@@ -38,6 +38,8 @@ pub struct DmaOpts {
     pub large_bytes: usize,
     /// Random descriptor chains with bad fields (`cdma_fuzz::chains`).
     pub bad_field_chains: u64,
+    /// Chains of six DECOMPRESSes of damaged frames (`cdma_fuzz::chains`).
+    pub damaged_frame_chains: u64,
 }
 
 /// Fixed memory latency of the throughput figures (the measurement condition).
@@ -97,6 +99,7 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         );
     }
     faults.extend(bad_fields);
+    faults.extend(damaged_frame_cases(&engine, 16, o.damaged_frame_chains));
     let abort = abort_case(
         &engine,
         &tensors[..2.min(tensors.len())],

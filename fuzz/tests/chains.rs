@@ -4,8 +4,8 @@
 
 use std::collections::BTreeMap;
 
-use cdma_fuzz::chains::{check, draw, judge, Fault, Verdict};
-use cdma_model::dma::{codes, run_chain};
+use cdma_fuzz::chains::{check, draw, draw_damaged_for, judge, Fault, Verdict};
+use cdma_model::dma::{codes, run_chain, EngineConfig};
 
 #[test]
 fn thousands_of_chains_follow_the_rules() {
@@ -40,6 +40,7 @@ fn thousands_of_chains_follow_the_rules() {
         "BAD_INDEX",
         "BAD_PAYLOAD",
         "DST_OVERFLOW",
+        "BAD_CRC",
     ] {
         assert!(
             codes_seen.contains_key(name),
@@ -93,4 +94,33 @@ fn stray_writes_and_wrong_results_are_caught() {
         }
     }
     assert!(stray && wrong);
+}
+
+/// The RTL campaign's damaged-frame chains on the model: within the rules, every descriptor a
+/// DECOMPRESS, and the CRCs catch what the frame checks alone let through.
+#[test]
+fn damaged_frame_chains_follow_the_rules() {
+    let mut codes_seen = BTreeMap::new();
+    for bb in [16u32, 128] {
+        let cfg = EngineConfig::new(bb).unwrap().with_zvcx(true);
+        for i in 0..150 {
+            let case = draw_damaged_for(&cfg, 9, i);
+            assert!(case.descs.iter().all(|d| d.faults == [Fault::Frame]));
+            match check(&case) {
+                Verdict::Pass(errs) => {
+                    assert_eq!(errs.len(), case.descs.len(), "chain {i}: it stopped");
+                    for e in errs {
+                        *codes_seen.entry(e.name).or_insert(0u32) += 1;
+                    }
+                }
+                other => panic!("chain {i}: {other:?}"),
+            }
+        }
+    }
+    for name in ["OK", "BAD_HEADER", "BAD_INDEX", "BAD_PAYLOAD", "BAD_CRC"] {
+        assert!(
+            codes_seen.contains_key(name),
+            "{name} never seen: {codes_seen:?}"
+        );
+    }
 }

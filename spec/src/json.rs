@@ -77,6 +77,8 @@ pub fn spec_json() -> String {
             "header_len": frame::HEADER_LEN,
             "header_fields": fields(&frame::HEADER_FIELDS_TYPED),
             "index_entry_len": frame::INDEX_ENTRY_LEN,
+            "index_entry_len_crc": frame::INDEX_ENTRY_LEN_CRC,
+            "meta_crc_len": frame::META_CRC_LEN,
             "index_bits": bits(&frame::INDEX_FIELDS),
         },
     });

@@ -282,7 +282,9 @@ async def round_trip(b, w, bus_bytes, has_zvcx, label):
     n = len(data)
     chunk_log2 = b.rng.randrange(7, 10)
     n_chunks = -(-n // (1 << chunk_log2))
-    meta_len = spec.j["frame"]["header_len"] + spec.j["frame"]["index_entry_len"] * n_chunks
+    # The engine writes version 4 frames (CRC32C) unless a descriptor says no_crc.
+    fr = spec.j["frame"]
+    meta_len = fr["header_len"] + fr["index_entry_len_crc"] * n_chunks + fr["meta_crc_len"]
     src = b.alloc(n, bus_bytes)
     b.place(src, data)
     codecs = [("ZVC", None)] + ([("ZVCX", dtype)] if has_zvcx else [])
@@ -312,6 +314,7 @@ async def round_trip(b, w, bus_bytes, has_zvcx, label):
         b.expect_ok(f"{label} COMPRESS {codec}", s)
         plen = s[1]
         frame = b.ram.read(meta, meta_len) + b.ram.read(dst, plen)
+        assert frame[4] == 4, f"{label} {codec}: version {frame[4]}, not 4 (CRC32C)"
         assert model_decode(frame) == data, f"{label} {codec}: the frame decodes to other data"
         out = b.alloc(n, bus_bytes)
         allowed2.append((out, out + n))

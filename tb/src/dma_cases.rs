@@ -196,6 +196,22 @@ pub fn bad_field_cases(engine: &EngineConfig, seed: u64, n: u64) -> (Vec<DmaCase
     (cases, left_out)
 }
 
+/// `n` chains of six DECOMPRESSes of damaged frames each (`cdma_fuzz::chains`, seed `seed`)
+/// on `engine`: the RTL campaign's corrupted frames.
+pub fn damaged_frame_cases(engine: &EngineConfig, seed: u64, n: u64) -> Vec<DmaCase> {
+    (0..n)
+        .map(|i| {
+            let s = crate::dma_scenario::damaged_frame_chain(engine, seed, i);
+            DmaCase {
+                name: s.name.clone(),
+                group: "dma-damaged-frames".into(),
+                scenario: s,
+                abort: None,
+            }
+        })
+        .collect()
+}
+
 /// An abort `after` cycles into a chain over `tensors`, then a chain over `then` in another
 /// window; the engine must be idle within `bound` cycles of the abort.
 pub fn abort_case(

@@ -56,6 +56,46 @@ pub fn draw_for(cfg: &EngineConfig, seed: u64, index: u64) -> ChainCase {
     draw_with(&mut rng, cfg, true)
 }
 
+/// Chain `index` of the damaged-frame campaign `seed` for the engine `cfg`: [`MAX_DESCS`]
+/// DECOMPRESS descriptors (version 4 frames but for a fifth of them), each of a frame damaged
+/// by one of the fuzzer's mutations, none stopping the chain: the RTL campaign's corrupted
+/// frames.
+pub fn draw_damaged_for(cfg: &EngineConfig, seed: u64, index: u64) -> ChainCase {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    let cfg = cfg.with_desc_limit(DESC_LIMIT);
+    let mut mem = SparseMemory::new(FILL);
+    let mut descs: Vec<DrawnDesc> = (0..MAX_DESCS)
+        .map(|i| {
+            let addr = DESC_BASE + 64 * i as u64;
+            let next = if i + 1 < MAX_DESCS { addr + 64 } else { 0 };
+            let mut dd = template(&mut rng, &cfg, &mut mem, (i, addr, next), true);
+            let c = u64::from(dd.desc.control);
+            dd.desc.control = d::CTRL_STOP_ON_ERROR.set(c, 0) as u32;
+            dd
+        })
+        .collect();
+    let mut errors = Vec::new();
+    for i in 0..MAX_DESCS {
+        let target = Target {
+            mem: &mut mem,
+            errors: &mut errors,
+            rtl: true,
+        };
+        apply(&mut rng, &cfg, target, &mut descs, i, Fault::Frame);
+    }
+    for dd in &descs {
+        mem.load(dd.addr, &dd.desc.to_bytes());
+    }
+    ChainCase {
+        cfg,
+        mem,
+        head: DESC_BASE,
+        descs,
+        errors,
+    }
+}
+
 fn draw_with(rng: &mut ChaCha8Rng, cfg: &EngineConfig, rtl: bool) -> ChainCase {
     let cfg = cfg.with_desc_limit(DESC_LIMIT);
     let faults: Vec<Fault> = Fault::ALL
@@ -69,7 +109,7 @@ fn draw_with(rng: &mut ChaCha8Rng, cfg: &EngineConfig, rtl: bool) -> ChainCase {
     for i in 0..n {
         let addr = DESC_BASE + 64 * i as u64;
         let next = if i + 1 < n { addr + 64 } else { 0 };
-        descs.push(template(rng, &cfg, &mut mem, i, addr, next));
+        descs.push(template(rng, &cfg, &mut mem, (i, addr, next), false));
     }
     for i in 0..n {
         if rng.gen_bool(0.5) {
@@ -96,17 +136,26 @@ fn draw_with(rng: &mut ChaCha8Rng, cfg: &EngineConfig, rtl: bool) -> ChainCase {
     }
 }
 
-/// A valid descriptor `i` at `addr` and the data it needs placed in memory.
+/// A valid descriptor `i` at `addr` (then `next`) and the data it needs placed in memory; a
+/// DECOMPRESS if `decompress`, else of a random operation.
 fn template(
     rng: &mut ChaCha8Rng,
     cfg: &EngineConfig,
     mem: &mut SparseMemory,
-    i: usize,
-    addr: u64,
-    next: u64,
+    (i, addr, next): (usize, u64, u64),
+    decompress: bool,
 ) -> DrawnDesc {
-    let elem = ElemWidth::ALL[rng.gen_range(0..3)];
-    let op = [Op::Copy, Op::Compress, Op::Decompress][rng.gen_range(0..3)];
+    let elem = if decompress {
+        let widths = cfg.elem_widths();
+        widths[rng.gen_range(0..widths.len())]
+    } else {
+        ElemWidth::ALL[rng.gen_range(0..3)]
+    };
+    let op = if decompress {
+        Op::Decompress
+    } else {
+        [Op::Copy, Op::Compress, Op::Decompress][rng.gen_range(0..3)]
+    };
     let src = data(rng, elem);
     let (src_addr, dst_addr, meta_addr) = (region(i, 0), region(i, 1), region(i, 2));
     let lo = 7.max(cfg.bus_bytes().trailing_zeros() as u8);
@@ -120,7 +169,12 @@ fn template(
     };
     // COMPRESS with CRCs (version 4) unless the engine has none or, a third of the time,
     // the descriptor says no_crc; a DECOMPRESS frame has them half the time.
-    let crc = cfg.has_crc() && rng.gen_bool(if op == Op::Decompress { 0.5 } else { 2.0 / 3.0 });
+    let crc_share = match (op, decompress) {
+        (Op::Decompress, true) => 0.8,
+        (Op::Decompress, false) => 0.5,
+        _ => 2.0 / 3.0,
+    };
+    let crc = cfg.has_crc() && rng.gen_bool(crc_share);
     let mut frame_split = (0, 0);
     let mut desc = Descriptor {
         control: control_word(op, elem.bits(), 0, rng.gen(), rng.gen()),

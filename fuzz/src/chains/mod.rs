@@ -23,7 +23,7 @@ use cdma_model::dma::{
 use cdma_model::{decompress, layout};
 use cdma_spec::desc as d;
 
-pub use draw::{draw, draw_for};
+pub use draw::{draw, draw_damaged_for, draw_for};
 
 /// A kind of bad field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -1,10 +1,11 @@
-//! The RTL fault campaign's chains: random descriptor chains with bad fields from
-//! `cdma_fuzz::chains` (the same generator `cdma fuzz --chains` runs on the golden model) as
-//! [`Scenario`]s, so the Verilated engine runs them and its memory, status words and CSRs are
-//! compared with the model's byte for byte, guard bytes included.
+//! The RTL fault campaign's chains: random descriptor chains with bad fields, and chains of
+//! DECOMPRESSes of damaged frames, from `cdma_fuzz::chains` (the generator `cdma fuzz
+//! --chains` runs on the golden model) as [`Scenario`]s, so the Verilated engine runs them and
+//! its memory, status words and CSRs are compared with the model's byte for byte, guard bytes
+//! included.
 
 use cdma_fuzz::chains::{
-    draw_for, ChainCase, DESC_BASE, FILL, MAX_DESCS, REGION_BASE, REGION_STRIDE,
+    draw_damaged_for, draw_for, ChainCase, DESC_BASE, FILL, MAX_DESCS, REGION_BASE, REGION_STRIDE,
 };
 use cdma_model::dma::{BusError, ChainEnd, EngineConfig, Op};
 
@@ -17,6 +18,13 @@ pub fn bad_field_chain(engine: &EngineConfig, seed: u64, index: u64) -> Option<S
     let case = draw_for(engine, seed, index);
     let scn = scenario_of(&case, &format!("bad fields {seed}/{index}"));
     (scn.expect().outcome.end != ChainEnd::Limit).then_some(scn)
+}
+
+/// Chain `index` of the damaged-frame campaign `seed` on `engine` as a scenario: six
+/// DECOMPRESSes of damaged frames (version 4 mostly), none stopping the chain.
+pub fn damaged_frame_chain(engine: &EngineConfig, seed: u64, index: u64) -> Scenario {
+    let case = draw_damaged_for(engine, seed, index);
+    scenario_of(&case, &format!("damaged frames {seed}/{index}"))
 }
 
 fn scenario_of(case: &ChainCase, name: &str) -> Scenario {

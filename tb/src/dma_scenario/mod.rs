@@ -26,7 +26,7 @@ mod descs;
 pub(crate) mod random;
 mod scenario;
 
-pub use bad_fields::bad_field_chain;
+pub use bad_fields::{bad_field_chain, damaged_frame_chain};
 pub use builder::{
     seeded_elem, window_for, ChainBuilder, DEFAULT_WINDOW, FILL, LARGE_WINDOW, MAX_TRANSFER,
 };
