@@ -154,7 +154,7 @@ pub const HWCFG_CRC: BitField = BitField {
     name: "crc",
     lsb: 4,
     width: 1,
-    description: "1: COMPRESS writes version 4 frames with CRC32C (unless the descriptor says no_crc) and DECOMPRESS checks them; 0: both are UNSUPPORTED (an engine generated without CRC32C)",
+    description: "1: COMPRESS writes version 4 frames with CRC32C (unless the descriptor says no_crc) and DECOMPRESS checks them; 0 (an engine without CRC32C; cdma generates none today): both are UNSUPPORTED",
 };
 /// HWCFG: the element widths the engine was generated for, one bit per descriptor `elem`
 /// code (`desc::ELEM_CODES`).

@@ -48,6 +48,16 @@ pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
         "dp__zdec",
         "bus decompressor (all element widths)",
     ),
+    (
+        "cdma_dma_",
+        "dp__crcp",
+        "CRC32C path: the beat unit and its queue (frame version 4)",
+    ),
+    (
+        "cdma_dma_",
+        "ctl__mcrc",
+        "controller's metadata CRC32C (8 bytes a cycle)",
+    ),
 ];
 
 /// One block to synthesise.

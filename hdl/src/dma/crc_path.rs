@@ -4,12 +4,12 @@
 //!
 //! * **COMPRESS** (`comp`): the source beats as the datapath takes them (`s_*`), a message
 //!   per chunk (a chunk starts at a beat; `s_end` ends it). Each chunk's CRC goes into the
-//!   queue, whose head leaves with the chunk's decision (`d_crc` / `d_valid`, popped by
+//!   queue, whose head leaves with the chunk's decision (`d_crc`, `d_hold` while none; popped by
 //!   `d_pop`). A beat that ends a chunk is taken only while fewer than `DEPTH` chunks wait
-//!   for their decision (`s_room`), so the queue never overflows; at 4 KiB chunks that is
+//!   for their decision (`s_hold`), so the queue never overflows; at 4 KiB chunks that is
 //!   never the limit.
 //! * **DECOMPRESS** (`dec`): each chunk command's expected CRC goes into the queue as the
-//!   command is taken (`c_push`; `c_room` says there is room); the output beats as the write
+//!   command is taken (`c_push`; `c_hold` while the queue is full); the output beats as the write
 //!   side takes them (`o_*`) are the messages, and each result is compared with the head,
 //!   which it pops: a mismatch sets the sticky `err`. `busy` while a command's CRC waits.
 //! * **Metadata pass** (`mp`, a DECOMPRESS before its payload): the index beats as the
@@ -54,25 +54,20 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     pub s_end: Signal<In, Bit>,
     /// COMPRESS: the datapath takes the source beat.
     pub s_take: Signal<In, Bit>,
-    /// COMPRESS: a beat that ends a chunk may be taken.
-    pub s_room: Signal<Out, Bit>,
-    /// COMPRESS: the source beat offered (`s_end`) must wait: `comp & s_end & !s_room`.
+    /// COMPRESS: the source beat offered must wait: it ends a chunk (`s_end`) and `DEPTH`
+    /// chunks wait for their decisions.
     pub s_hold: Signal<Out, Bit>,
     /// COMPRESS: the oldest chunk's CRC32C, for its decision.
     pub d_crc: Signal<Out, Bits<32>>,
-    /// COMPRESS: `d_crc` is there (the queue is not empty).
-    pub d_valid: Signal<Out, Bit>,
     /// COMPRESS: the decision is taken with `d_crc`.
     pub d_pop: Signal<In, Bit>,
-    /// COMPRESS: the decision must wait for its CRC: `comp & !d_valid`.
+    /// COMPRESS: the decision must wait for its chunk's CRC (the queue is empty).
     pub d_hold: Signal<Out, Bit>,
     /// DECOMPRESS: the expected CRC32C of the chunk commanded.
     pub c_crc: Signal<In, Bits<32>>,
     /// DECOMPRESS: the chunk command is taken.
     pub c_push: Signal<In, Bit>,
-    /// DECOMPRESS: a chunk command may be taken.
-    pub c_room: Signal<Out, Bit>,
-    /// DECOMPRESS: the chunk command must wait: `dec & !c_room`.
+    /// DECOMPRESS: the chunk command must wait: `DEPTH` CRCs wait for their data.
     pub c_hold: Signal<Out, Bit>,
     /// DECOMPRESS: the output beat.
     pub o_data: Signal<In, Bits<DW>>,
@@ -107,6 +102,9 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     pend: DFF<Bits<4>>,
     err_r: DFF<Bit>,
     fin: Signal<Local, Bits<32>>,
+    s_room: Signal<Local, Bit>,
+    d_valid: Signal<Local, Bit>,
+    c_room: Signal<Local, Bit>,
     s_fin: Signal<Local, Bit>,
     lead: Constant<Bits<DW>>,
     init: Constant<Bits<32>>,

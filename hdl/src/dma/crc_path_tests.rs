@@ -82,10 +82,10 @@ macro_rules! crc_path_tests {
                             uut.s_cnt.next = (*cnt as u64).into();
                             uut.s_end.next = *end;
                             settle(&mut *uut);
-                            take = !*end || uut.s_room.val();
+                            take = !uut.s_hold.val();
                         }
                         uut.s_take.next = take;
-                        let pop = uut.d_valid.val() && rng.chance(pop_pct);
+                        let pop = !uut.d_hold.val() && rng.chance(pop_pct);
                         uut.d_pop.next = pop;
                         settle(&mut *uut);
                         if pop {
@@ -123,7 +123,7 @@ macro_rules! crc_path_tests {
                             break;
                         }
                         settle(&mut *uut);
-                        let push = pushed < exp.len() && uut.c_room.val() && rng.chance(50);
+                        let push = pushed < exp.len() && !uut.c_hold.val() && rng.chance(50);
                         uut.c_push.next = push;
                         uut.c_crc.next = u64::from(exp.get(pushed).copied().unwrap_or(0)).into();
                         // An output beat only for a chunk whose command is in.

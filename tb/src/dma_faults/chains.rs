@@ -7,7 +7,7 @@ use cdma_model::{Codec, ElemType, ElemWidth};
 use super::bus::{bus_fault, stop_on_error, Target};
 use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
 use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
-use super::parts::{builder_of_width, compress_regions, place_frame_with, push_decompress};
+use super::parts::{builder_of_width, compress_regions, place_frame_crc, push_decompress};
 use super::zvcx::{zvcx_fault, ZvcxFault};
 use crate::axi::Resp;
 use crate::dma_scenario::{
@@ -184,11 +184,11 @@ pub fn throughput_decompress(
         seed,
         window_for(data.len() as u64),
     );
-    let f = place_frame_with(
+    // A version 4 frame on an engine with CRC32C: its checks run at line rate too.
+    let f = place_frame_crc(
         &mut b,
         data,
-        ct,
-        engine.chunk_log2_max(),
+        (ct, engine.chunk_log2_max(), engine.has_crc()),
         "d0 DECOMPRESS",
         |_, _| {},
     );

@@ -9,8 +9,7 @@ use cdma_model::{Codec, ElemType, ElemWidth};
 use rand::Rng;
 
 use crate::dma_scenario::{
-    copy_desc, decompress_desc, frame_parts_with, ChainBuilder, RegionKind, Scenario,
-    DEFAULT_WINDOW,
+    copy_desc, decompress_desc, frame_parts_crc, ChainBuilder, RegionKind, Scenario, DEFAULT_WINDOW,
 };
 
 /// ReLU-like data: `n` elements of `elem`, about half zero, the others non-zero in every
@@ -97,8 +96,10 @@ pub(super) fn compress_regions(
         RegionKind::Destination,
         &format!("d{i} COMPRESS dst"),
     );
+    // Room for the metadata as a version 4 frame (36 + 8n bytes, the engine's default) when
+    // `meta_len` is a version 2 or 3 frame's (32 + 4n).
     let meta = b.alloc(
-        meta_len,
+        (2 * meta_len).saturating_sub(28).max(meta_len),
         bb,
         RegionKind::Metadata,
         &format!("d{i} COMPRESS meta"),
@@ -128,7 +129,18 @@ pub(super) fn place_frame_with(
     label: &str,
     patch: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>),
 ) -> PlacedFrame {
-    let mut parts = frame_parts_with(data, codec_ty.0, codec_ty.1, chunk_log2);
+    place_frame_crc(b, data, (codec_ty, chunk_log2, false), label, patch)
+}
+
+/// [`place_frame_with`], a version 4 frame (CRC32C) if `crc`.
+pub(super) fn place_frame_crc(
+    b: &mut ChainBuilder,
+    data: &[u8],
+    (codec_ty, chunk_log2, crc): ((Codec, ElemType), u8, bool),
+    label: &str,
+    patch: impl FnOnce(&mut Vec<u8>, &mut Vec<u8>),
+) -> PlacedFrame {
+    let mut parts = frame_parts_crc(data, codec_ty, chunk_log2, crc);
     let payload_len = parts.payload.len() as u32;
     patch(&mut parts.meta, &mut parts.payload);
     let meta = b.data(&parts.meta, RegionKind::Metadata, &format!("{label} meta"));
