@@ -64,7 +64,7 @@ pub struct CmdIssue {
     pub last: Signal<Out, Bit>,
     /// Command: the chunk's CRC32C (version 4).
     pub crc: Signal<Out, Bits<32>>,
-    /// Command valid.
+    /// A command is held (the controller offers it while it runs).
     pub valid: Signal<Out, Bit>,
     ram: RAM<Bits<ENTRY_BITS>, IDX_WIN_LOG2>,
     cram: RAM<Bits<32>, IDX_WIN_LOG2>,
@@ -146,7 +146,13 @@ impl Logic for CmdIssue {
         if self.stopped.val() {
             self.lim.next = self.stop_at.val();
         }
-        self.at_lim.next = self.ck_cnt.val() == self.lim.val();
+        // (Not from `lim`, which the fetch below reads with `run`: Verilator would see
+        // `at_lim` depend on `run`, a false loop through the controller.)
+        if self.stopped.val() {
+            self.at_lim.next = self.ck_cnt.val() == self.stop_at.val();
+        } else {
+            self.at_lim.next = self.ck_cnt.val() == self.wend.val();
+        }
         self.fetch.next = self.fetching.q.val();
         self.busy.next = self.v.q.val() | self.fetching.q.val();
         self.stored_len.next = self.len_r.q.val();
@@ -154,7 +160,9 @@ impl Logic for CmdIssue {
         self.chunk_len.next = self.size_r.q.val();
         self.last.next = self.last_r.q.val();
         self.crc.next = self.crc_r.q.val();
-        self.valid.next = self.v.q.val() & self.run.val();
+        // (Not gated by `run`: the controller offers it in Run only, and an output that
+        // depended on `run` would loop through the controller in Verilator's eyes.)
+        self.valid.next = self.v.q.val();
         if self.run.val() {
             if self.v.q.val() & self.ck_ready.val() {
                 self.v.d.next = false;

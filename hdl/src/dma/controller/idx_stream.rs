@@ -62,8 +62,8 @@ pub struct IdxStream<
     pub dec_crc: Signal<In, Bits<32>>,
     /// The metadata CRC.
     pub fin_crc: Signal<In, Bits<32>>,
-    /// The entry being pushed: its word in bits 31:0, its CRC in 63:32 (or the metadata CRC
-    /// in bits 31:0 with `half`).
+    /// The decision's entry: its word in bits 31:0, its CRC in 63:32 (what the metadata CRC
+    /// takes; never the metadata CRC itself, which would loop back into it).
     pub entry: Signal<Out, Bits<64>>,
     /// Level: shift an unwritten word into a partial index beat (while `room`).
     pub pad: Signal<In, Bit>,
@@ -118,6 +118,7 @@ pub struct IdxStream<
     /// Write beat taken.
     pub wr_ready: Signal<In, Bit>,
     ecat: Join<32, 32, 64>,
+    fcat: Join<32, 32, 64>,
     word: Signal<Local, Bits<32>>,
     raw_mask: Constant<Bits<LEN_BITS>>,
     zero32: Constant<Bits<32>>,
@@ -175,6 +176,7 @@ impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const
             fin_crc: Default::default(),
             entry: Default::default(),
             ecat: Default::default(),
+            fcat: Default::default(),
             word: Default::default(),
             raw_mask: Constant::new(frame::INDEX_RAW.mask().into()),
             zero32: Constant::new(0u64.into()),
@@ -253,17 +255,18 @@ impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const
         if self.dec_raw.val() {
             self.word.next = self.dec_stored_len.val() | self.raw_mask.val();
         }
-        if self.half.val() {
-            self.ecat.lo.next = self.fin_crc.val();
-            self.ecat.hi.next = self.zero32.val();
-        } else {
-            self.ecat.lo.next = self.word.val();
-            self.ecat.hi.next = self.dec_crc.val();
-        }
+        self.ecat.lo.next = self.word.val();
+        self.ecat.hi.next = self.dec_crc.val();
+        self.fcat.lo.next = self.fin_crc.val();
+        self.fcat.hi.next = self.zero32.val();
         self.entry.next = self.ecat.y.val();
         self.j32.hi.next = self.word.val();
         self.j64.lo.next = self.ib.q.val().get_bits::<DWM64>(64);
-        self.j64.hi.next = self.ecat.y.val();
+        if self.half.val() {
+            self.j64.hi.next = self.fcat.y.val();
+        } else {
+            self.j64.hi.next = self.ecat.y.val();
+        }
         self.strb.v.next = self.wv.q.val();
         self.ic_d.d.next = self.ib.q.val();
         self.room.next = self.k.q.val() < self.k_e.val();
@@ -287,7 +290,9 @@ impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const
             self.wv.d.next = self.wv.q.val() >> 1;
         }
         // ---- a complete index beat moves to ic as soon as ic is free
-        self.load.next = !self.room.val() & !self.icv.q.val();
+        // (From the registers, not the `room` output: read back, it would tie the output to
+        // this block's inputs in Verilator's eyes, a false loop through the controller.)
+        self.load.next = !(self.k.q.val() < self.k_e.val()) & !self.icv.q.val();
         self.ic_d.en.next = self.load.val();
         if self.load.val() {
             self.icv.d.next = true;
