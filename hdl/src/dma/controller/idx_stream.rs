@@ -292,7 +292,7 @@ impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const
         // ---- a complete index beat moves to ic as soon as ic is free
         // (From the registers, not the `room` output: read back, it would tie the output to
         // this block's inputs in Verilator's eyes, a false loop through the controller.)
-        self.load.next = !(self.k.q.val() < self.k_e.val()) & !self.icv.q.val();
+        self.load.next = (self.k.q.val() >= self.k_e.val()) & !self.icv.q.val();
         self.ic_d.en.next = self.load.val();
         if self.load.val() {
             self.icv.d.next = true;
