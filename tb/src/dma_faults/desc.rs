@@ -209,7 +209,8 @@ pub fn bad_desc(engine: &EngineConfig, seed: u64, fault: DescFault) -> Scenario 
         OpReserved => desc.control = d::CTRL_OP.set(u64::from(desc.control), 3) as u32,
         ElemReserved => desc.control = control_word(Op::Copy, 0, 0, false, false) | (3 << 2),
         ReservedBit => {
-            let bit = [6u32, 7, 13, 19, 22, 31][b.rng.gen_range(0..6)];
+            // (Bit 6 is `no_crc` now.)
+            let bit = [7u32, 13, 14, 19, 22, 31][b.rng.gen_range(0..6)];
             desc.control |= 1 << bit;
         }
         Reserved0 => desc.reserved0 = 1 << b.rng.gen_range(0..32),
