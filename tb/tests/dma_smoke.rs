@@ -141,6 +141,12 @@ fn descriptor(
     let put = |d: &mut Vec<u8>, f: cdma_spec::field::Field, v: u64| {
         d[f.offset..f.offset + f.size].copy_from_slice(&v.to_le_bytes()[..f.size]);
     };
+    // This smoke test reads version 2 frames (4-byte entries): COMPRESS without CRCs.
+    let ctrl = if op == desc::OP_COMPRESS {
+        desc::CTRL_NO_CRC.set(ctrl, 1)
+    } else {
+        ctrl
+    };
     put(&mut d, desc::CONTROL_FIELD, ctrl);
     put(&mut d, desc::SRC_LEN_FIELD, src_len);
     put(&mut d, desc::SRC_ADDR_FIELD, src);
