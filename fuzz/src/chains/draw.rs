@@ -34,11 +34,17 @@ fn data(rng: &mut ChaCha8Rng, elem: ElemWidth) -> Vec<u8> {
     v
 }
 
+/// The random stream of chain `index` of the campaign `seed`.
+fn chain_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
 /// Chain `index` of the campaign `seed`, on an engine of a random bus width, with or
 /// without ZVC-X, with or without CRC32C.
 pub fn draw(seed: u64, index: u64) -> ChainCase {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
+    let mut rng = chain_rng(seed, index);
     let bb = [16u32, 32, 64, 128][rng.gen_range(0..4)];
     let cfg = EngineConfig::new(bb)
         .expect("a bus width of the engine")
@@ -51,8 +57,7 @@ pub fn draw(seed: u64, index: u64) -> ChainCase {
 /// chain that loops (the engine runs a loop until it is aborted; the model stops it) and no
 /// destination at the top of the address space (the testbench's memory stops short of it).
 pub fn draw_for(cfg: &EngineConfig, seed: u64, index: u64) -> ChainCase {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
+    let mut rng = chain_rng(seed, index);
     draw_with(&mut rng, cfg, true)
 }
 
@@ -61,8 +66,7 @@ pub fn draw_for(cfg: &EngineConfig, seed: u64, index: u64) -> ChainCase {
 /// by one of the fuzzer's mutations, none stopping the chain: the RTL campaign's corrupted
 /// frames.
 pub fn draw_damaged_for(cfg: &EngineConfig, seed: u64, index: u64) -> ChainCase {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
+    let mut rng = chain_rng(seed, index);
     let cfg = cfg.with_desc_limit(DESC_LIMIT);
     let mut mem = SparseMemory::new(FILL);
     let mut descs: Vec<DrawnDesc> = (0..MAX_DESCS)
@@ -84,6 +88,17 @@ pub fn draw_damaged_for(cfg: &EngineConfig, seed: u64, index: u64) -> ChainCase 
         };
         apply(&mut rng, &cfg, target, &mut descs, i, Fault::Frame);
     }
+    placed(cfg, mem, descs, errors)
+}
+
+/// The chain with its descriptors written into `mem` at their addresses, headed at
+/// [`DESC_BASE`].
+fn placed(
+    cfg: EngineConfig,
+    mut mem: SparseMemory,
+    descs: Vec<DrawnDesc>,
+    errors: Vec<InjectedError>,
+) -> ChainCase {
     for dd in &descs {
         mem.load(dd.addr, &dd.desc.to_bytes());
     }
@@ -124,16 +139,7 @@ fn draw_with(rng: &mut ChaCha8Rng, cfg: &EngineConfig, rtl: bool) -> ChainCase {
             }
         }
     }
-    for dd in &descs {
-        mem.load(dd.addr, &dd.desc.to_bytes());
-    }
-    ChainCase {
-        cfg,
-        mem,
-        head: DESC_BASE,
-        descs,
-        errors,
-    }
+    placed(cfg, mem, descs, errors)
 }
 
 /// A valid descriptor `i` at `addr` (then `next`) and the data it needs placed in memory; a
