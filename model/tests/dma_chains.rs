@@ -96,9 +96,18 @@ fn irq_flags_and_csr_bits() {
 
 #[test]
 fn failed_write_back_ends_the_chain() {
+    // The engine writes whole beats: on a 128-byte bus descriptors 0 and 1 share a beat, so a
+    // write error in descriptor 1's status bytes already fails descriptor 0's write-back.
     let mut m = chain3(128, false, [false; 3]);
     m.add_write_error(DESC + 0x40 + 0x37..DESC + 0x40 + 0x38, BusError::SlvErr);
     let o = run(&mut m, DESC, &e32());
+    assert_eq!(o.end, ChainEnd::WritebackFailed);
+    assert_eq!(o.descs.len(), 1);
+    assert!(o.descs[0].writeback_failed);
+    // On a 16-byte bus it is descriptor 1's alone.
+    let mut m = chain3(128, false, [false; 3]);
+    m.add_write_error(DESC + 0x40 + 0x37..DESC + 0x40 + 0x38, BusError::SlvErr);
+    let o = run(&mut m, DESC, &cfg(16));
     assert_eq!(o.end, ChainEnd::WritebackFailed);
     assert_eq!(o.descs.len(), 2);
     assert!(o.descs[1].writeback_failed);

@@ -52,19 +52,27 @@ pub(super) fn read_beats_at(
     }
 }
 
-/// Writes `data` at `base + off` (an address past the address space faults, never wraps).
+/// Writes `data` at `base + off` the way the engine does: whole `bb`-byte beats with byte
+/// strobes, so a fault anywhere in a beat it touches fails the write (an address past the
+/// address space faults, never wraps).
 pub(super) fn write_at(
     mem: &mut impl Memory,
-    base: u64,
-    off: u64,
+    (base, off): (u64, u64),
     data: &[u8],
+    bb: u64,
 ) -> Result<(), BusFault> {
-    let a = base.checked_add(off).ok_or(BusFault {
+    let no_slave = BusFault {
         addr: u64::MAX,
         resp: BusError::DecErr,
-    })?;
+    };
+    let a = base.checked_add(off).ok_or(no_slave)?;
     if data.is_empty() {
         return Ok(());
+    }
+    let r = span(a, data.len() as u64)?;
+    let end = r.end.checked_next_multiple_of(bb).ok_or(no_slave)?;
+    if let Some(f) = mem.write_fault(align_down(r.start, bb)..end) {
+        return Err(f);
     }
     mem.write(a, data)
 }

@@ -174,7 +174,8 @@ fn run_desc(mem: &mut impl Memory, addr: u64, cfg: &EngineConfig) -> (DescOutcom
     let mut wb = [0u8; 8];
     wb[..4].copy_from_slice(&word.to_le_bytes());
     wb[4..].copy_from_slice(&r.bytes_written.to_le_bytes());
-    let writeback_failed = write_at(mem, addr, d::STATUS_FIELD.offset as u64, &wb).is_err();
+    let bb = u64::from(cfg.bus_bytes());
+    let writeback_failed = write_at(mem, (addr, d::STATUS_FIELD.offset as u64), &wb, bb).is_err();
     (
         DescOutcome {
             addr,

@@ -36,6 +36,13 @@ pub trait Memory {
     /// Writes `data` at `addr`. Fails if any byte faults; which of the bytes were written is
     /// then up to the memory.
     fn write(&mut self, addr: u64, data: &[u8]) -> Result<(), BusFault>;
+    /// The fault a write touching `range` would meet, if any, whatever bytes of it are
+    /// written (the engine writes whole beats; a slave answers for the beat, not for its
+    /// strobed bytes). Default: none besides those of [`Memory::write`].
+    fn write_fault(&self, range: Range<u64>) -> Option<BusFault> {
+        let _ = range;
+        None
+    }
 }
 
 /// `[addr, addr + len)` if it lies inside the model's address space `[0, 2^64 − 1)`; else
@@ -51,8 +58,9 @@ pub(super) fn span(addr: u64, len: u64) -> Result<Range<u64>, BusFault> {
 /// plus address ranges that fail reads or writes with a chosen response.
 ///
 /// A read or write fails if any of its bytes lies in an error range of its kind; a failing
-/// write writes nothing. The engine reads whole bus beats (see [`run_chain`](super::run_chain)), so a read
-/// error range also fails reads of bytes next to it in the same beat.
+/// write writes nothing. The engine reads and writes whole bus beats (see
+/// [`run_chain`](super::run_chain)), so an error range also fails accesses to bytes next to it
+/// in the same beat.
 #[derive(Clone, Debug)]
 pub struct SparseMemory {
     bytes: PagedBytes,
@@ -134,5 +142,9 @@ impl Memory for SparseMemory {
         }
         self.load(addr, data);
         Ok(())
+    }
+
+    fn write_fault(&self, range: Range<u64>) -> Option<BusFault> {
+        Self::fault(&self.write_errors, &range)
     }
 }

@@ -148,7 +148,7 @@ fn copy(mem: &mut impl Memory, desc: &Descriptor, bb: u64) -> OpResult {
         let Ok(piece) = piece else {
             return OpResult::streaming(code::READ_ERROR, unspec);
         };
-        write_failed |= write_at(mem, desc.dst_addr, off, &piece).is_err();
+        write_failed |= write_at(mem, (desc.dst_addr, off), &piece, bb).is_err();
         off += n;
     }
     if write_failed {
@@ -199,7 +199,7 @@ fn compress(
         if off + stored.len() as u64 > u64::from(desc.dst_cap) {
             return OpResult::streaming(code::DST_OVERFLOW, unspec);
         }
-        write_failed |= write_at(mem, desc.dst_addr, off, &stored).is_err();
+        write_failed |= write_at(mem, (desc.dst_addr, off), &stored, bb).is_err();
         off += stored.len() as u64;
         let at = index.len();
         index.resize(at + entry_len, 0);
@@ -223,7 +223,7 @@ fn compress(
         let m = layout::meta_crc(&index, &header.to_bytes());
         meta.extend_from_slice(&m.to_le_bytes());
     }
-    if write_at(mem, desc.meta_addr, 0, &meta).is_err() {
+    if write_at(mem, (desc.meta_addr, 0), &meta, bb).is_err() {
         return OpResult::streaming(code::WRITE_ERROR, unspec);
     }
     // off <= dst_cap, a u32.
@@ -321,7 +321,7 @@ fn decompress(
         }
         crc_failed |= h.crc && layout::crc32c(&out) != e.crc;
         let at = u64::from(i) * h.chunk_bytes();
-        write_failed |= write_at(mem, desc.dst_addr, at, &out).is_err();
+        write_failed |= write_at(mem, (desc.dst_addr, at), &out, bb).is_err();
         off = end;
     }
     if write_failed {
