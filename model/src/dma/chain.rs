@@ -89,8 +89,8 @@ impl ChainOutcome {
 ///
 /// Bus granularity: the engine reads whole bus beats, so a read of `[a, a + n)` reads
 /// `[align_down(a, BB), align_up(a + n, BB))` and a bus error on any byte of that range fails
-/// it. Writes carry byte strobes: a write of `[a, a + n)` touches exactly those bytes and
-/// fails if any of them faults.
+/// it. Writes carry byte strobes: a write of `[a, a + n)` changes exactly those bytes, and
+/// fails if any byte of the whole beats it covers faults (a slave answers for the beat).
 pub fn run_chain(mem: &mut impl Memory, head: u64, cfg: &EngineConfig) -> ChainOutcome {
     let mut descs = Vec::new();
     let mut addr = head;

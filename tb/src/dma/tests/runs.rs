@@ -4,7 +4,7 @@ use super::fake_engine::{beats_between, FakeEngine, Mode};
 use crate::dma::{BenchConfig, DmaBench};
 use crate::dma_check::{writeback_range, Mismatch};
 use crate::dma_faults::relu_data;
-use crate::dma_scenario::{random_chain, Expected, RandomOpts, RegionKind, Scenario, Tensor};
+use crate::dma_scenario::{random_chain, Expected, RandomOpts, RegionKind, Scenario, Tensor, FILL};
 use cdma_model::dma::EngineConfig;
 use cdma_model::ElemWidth;
 use rand::SeedableRng;
@@ -131,4 +131,36 @@ fn a_stray_write_into_a_guard_and_a_wrong_status_are_reported_precisely() {
     // PERF_WR_BYTES counted the stray bytes too, and so did the memory: no CSR mismatch
     // beyond what the model predicts.
     assert_eq!(r.mismatches.len(), 2, "{s}");
+}
+
+#[test]
+fn what_an_earlier_chain_wrote_reads_as_the_fill_byte_when_the_next_is_loaded() {
+    // A chain that follows a stray `next` writes a status outside every region of its
+    // scenario; the next chain on the same bench must not find it there (a beat that chain
+    // writes would show it as a mismatch).
+    let engine = EngineConfig::new(64).unwrap();
+    let scn = scenario(&engine, 7);
+    let exp = scn.expect();
+    let stray = 0x7000_0000;
+    assert!(scn.region_of(stray).is_none());
+    let mut f = perfect(engine, &scn, &exp);
+    f.beats.push((stray, vec![0x01; 64], 0xFF));
+    let mut b = bench(engine, f, 7);
+    let r = b.run(&scn, &exp).unwrap();
+    assert_eq!(r.mismatches.len(), 1, "{}", r.describe(50));
+    assert_eq!(b.axi.mem.read_bytes(stray, 8), vec![0x01; 8]);
+    let scn2 = scenario(&engine, 8);
+    b.load(&scn2);
+    assert_eq!(b.axi.mem.read_bytes(stray, 64), vec![FILL; 64]);
+    // The new image is in place (its segments may overlap: the model's memory is the
+    // reference), the old chain's bytes are not.
+    let want = scn2.model_memory();
+    for s in &scn2.image {
+        let got = b.axi.mem.read_bytes(s.addr, s.data.len());
+        assert!(
+            got == want.peek(s.addr, s.data.len()),
+            "image at {:#x}",
+            s.addr
+        );
+    }
 }
