@@ -2,11 +2,19 @@
 //!
 //! Each beat holds `in_cnt` bytes from lane 0 (a message's beats are full but for its last).
 //! The state advances over the whole beat in one matrix step ([`super::math::beat_rows`]) with
-//! the lanes past `in_cnt` cleared, so a partial last beat is followed by `BB - in_cnt` zero
-//! bytes. Those are taken back by the **unshift** pipeline: [`UNSHIFT_STAGES`] registered
-//! stages, stage `k` multiplying by the inverse of `2^k` zero bytes when bit `k` of the pad
-//! count is set (the first `log2(BB)`: [`latency`]). A message's state leaves that many cycles after its last beat, whatever
-//! its length, and a new message may start on the very next beat: no beat ever waits.
+//! the lanes past `in_cnt` cleared, so a partial last beat is followed by `pad = BB - in_cnt`
+//! zero bytes. Those are taken back after the message by the **tail**: one register that
+//! multiplies the state by the inverse of 16 zero bytes (while 16 or more are left, buses
+//! wider than 16 bytes) or of one zero byte per cycle ([`super::math::unshift_rows`]). A full
+//! last beat needs no step: its state leaves 2 cycles after the beat; a partial one at most
+//! [`latency_max`]`(BB)` cycles after it.
+//!
+//! **Use:** a message whose last beat is partial must be the last one ending until its state
+//! has left (`out_valid`): in the engine it is the last chunk of a descriptor's data, or the
+//! metadata pass's one message (chunks are whole beats: 128 bytes at least, the widest beat).
+//! Full messages may end on every cycle. A message that ends while the tail still works on a
+//! partial one cuts that one short: its state leaves at once, not unshifted (so wrong, never
+//! lost: every message still gives exactly one `out_valid`, in order).
 //!
 //! The unit keeps the raw state: a CRC32C message starts from `in_init` = `0xFFFF_FFFF` and
 //! its CRC is `out_crc ^ 0xFFFF_FFFF`; a message may also continue another one (`in_init` =
@@ -22,88 +30,18 @@ use rust_hdl::widgets::prelude::DFF;
 use super::math::{beat_rows, unshift_rows};
 use crate::prims::{ByteKeep, Join, XorMatrix};
 
-/// Unshift stages at most: pads of up to `2^7 - 1` bytes, enough for a 128-byte (1024-bit)
-/// beat. A `BB`-byte beat's pad is below `BB`, so only the first `log2(BB)` stages work; the
-/// others pass their input through without a register.
-pub const UNSHIFT_STAGES: usize = 7;
-/// Cycles from a message's last beat to its `out_valid` on a `bb`-byte bus: `log2(bb)`.
-pub const fn latency(bb: usize) -> usize {
-    bb.trailing_zeros() as usize
-}
+/// Zero bytes the tail's wide step takes back (buses wider than this many bytes have it).
+pub const WIDE_STEP: usize = 16;
 
-/// One unshift stage: `y = M·x` if the pad has bit `k` set, else `x`, registered with the pad
-/// (bit `k` cleared: the bytes it stood for are taken back) and the valid flag; a stage that
-/// is not `live` (its pad bit is never set) passes its inputs straight through.
-#[derive(LogicBlock)]
-pub struct CrcUnshift {
-    /// Clock, rising edge.
-    pub clock: Signal<In, Clock>,
-    /// Synchronous reset, active high (clears `valid_out`).
-    pub rst: Signal<In, Bit>,
-    /// State in.
-    pub x: Signal<In, Bits<32>>,
-    /// Zero bytes still to take back.
-    pub pad: Signal<In, Bits<8>>,
-    /// `x` is a message's state.
-    pub valid: Signal<In, Bit>,
-    /// State out, a cycle later.
-    pub y: Signal<Out, Bits<32>>,
-    /// `pad` without bit `k`, a cycle later.
-    pub pad_out: Signal<Out, Bits<8>>,
-    /// `valid`, a cycle later.
-    pub valid_out: Signal<Out, Bit>,
-    m: XorMatrix<32>,
-    r_x: DFF<Bits<32>>,
-    r_pad: DFF<Bits<8>>,
-    r_v: DFF<Bit>,
-    sel: Constant<Bits<8>>,
-    live: Constant<Bit>,
-}
-
-impl CrcUnshift {
-    /// Stage `k`: takes back `2^k` zero bytes when bit `k` of `pad` is set; a wire if not
-    /// `live`.
-    pub fn new(k: usize, live: bool) -> Self {
-        Self {
-            clock: Default::default(),
-            rst: Default::default(),
-            x: Default::default(),
-            pad: Default::default(),
-            valid: Default::default(),
-            y: Default::default(),
-            pad_out: Default::default(),
-            valid_out: Default::default(),
-            m: XorMatrix::new(&unshift_rows(1 << k)),
-            r_x: Default::default(),
-            r_pad: Default::default(),
-            r_v: Default::default(),
-            sel: Constant::new((1u64 << k).into()),
-            live: Constant::new(live),
-        }
-    }
-}
-
-impl Logic for CrcUnshift {
-    #[hdl_gen]
-    fn update(&mut self) {
-        dff_setup!(self, clock, r_x, r_pad, r_v);
-        self.m.x.next = self.x.val();
-        if (self.pad.val() & self.sel.val()).any() {
-            self.r_x.d.next = self.m.y.val();
-        } else {
-            self.r_x.d.next = self.x.val();
-        }
-        self.r_pad.d.next = self.pad.val() & !self.sel.val();
-        self.r_v.d.next = self.valid.val() & !self.rst.val();
-        if self.live.val() {
-            self.y.next = self.r_x.q.val();
-            self.pad_out.next = self.r_pad.q.val();
-            self.valid_out.next = self.r_v.q.val();
-        } else {
-            self.y.next = self.x.val();
-            self.pad_out.next = self.pad.val();
-            self.valid_out.next = self.valid.val();
-        }
+/// Cycles from a message's last beat to its `out_valid` at most on a `bb`-byte bus: 2 for a
+/// full last beat; a partial one adds a cycle per wide step and per single byte of its pad
+/// (`bb - 1` zero bytes at most): 17 at 16 bytes, 24 at 128.
+pub const fn latency_max(bb: usize) -> usize {
+    let pad = bb - 1;
+    if bb > WIDE_STEP {
+        2 + pad / WIDE_STEP + pad % WIDE_STEP
+    } else {
+        2 + pad
     }
 }
 
@@ -113,7 +51,7 @@ impl Logic for CrcUnshift {
 pub struct Crc32cBeat<const DW: usize, const BB: usize, const XW: usize> {
     /// Clock, rising edge.
     pub clock: Signal<In, Clock>,
-    /// Synchronous reset, active high (drops the messages in the unshift pipeline).
+    /// Synchronous reset, active high (drops the message in the tail).
     pub rst: Signal<In, Bit>,
     /// Beat: byte `j` at bits `8j..8j+8`; lanes from `in_cnt` on are ignored.
     pub in_data: Signal<In, Bits<DW>>,
@@ -129,29 +67,37 @@ pub struct Crc32cBeat<const DW: usize, const BB: usize, const XW: usize> {
     pub in_valid: Signal<In, Bit>,
     /// Raw state after the message (CRC32C: `out_crc ^ 0xFFFF_FFFF`).
     pub out_crc: Signal<Out, Bits<32>>,
-    /// `out_crc` is a message's, `log2(BB)` cycles after its last beat ([`latency`]; one cycle).
+    /// `out_crc` is a message's (one cycle): 2 cycles after a full last beat, at most
+    /// [`latency_max`]`(BB)` after a partial one.
     pub out_valid: Signal<Out, Bit>,
     keep: ByteKeep<BB, DW>,
     cat: Join<DW, 32, XW>,
     fwd: XorMatrix<XW>,
-    u0: CrcUnshift,
-    u1: CrcUnshift,
-    u2: CrcUnshift,
-    u3: CrcUnshift,
-    u4: CrcUnshift,
-    u5: CrcUnshift,
-    u6: CrcUnshift,
+    // The tail: the state of the message being unshifted (`live`), the zero bytes left
+    // (`rem`), the single-byte and wide steps, and the state that leaves (`oc`, `ov`).
+    one: XorMatrix<32>,
+    wide: XorMatrix<32>,
+    w: DFF<Bits<32>>,
+    rem: DFF<Bits<8>>,
+    live: DFF<Bit>,
+    oc: DFF<Bits<32>>,
+    ov: DFF<Bit>,
     acc: DFF<Bits<32>>,
     s_in: Signal<Local, Bits<32>>,
+    pad: Signal<Local, Bits<8>>,
+    ends: Signal<Local, Bit>,
     bb: Constant<Bits<8>>,
     bb_m1: Constant<Bits<8>>,
+    has_wide: Constant<Bit>,
+    wide_n: Constant<Bits<8>>,
+    one_n: Constant<Bits<8>>,
 }
 
 impl<const DW: usize, const BB: usize, const XW: usize> Default for Crc32cBeat<DW, BB, XW> {
     fn default() -> Self {
         assert_eq!(8 * BB, DW, "Crc32cBeat: BB must be DW/8");
         assert_eq!(DW + 32, XW, "Crc32cBeat: XW must be DW+32");
-        assert!(BB.is_power_of_two() && BB <= 1 << UNSHIFT_STAGES);
+        assert!(BB.is_power_of_two() && BB <= 128);
         Self {
             clock: Default::default(),
             rst: Default::default(),
@@ -166,16 +112,21 @@ impl<const DW: usize, const BB: usize, const XW: usize> Default for Crc32cBeat<D
             keep: Default::default(),
             cat: Default::default(),
             fwd: XorMatrix::new(&beat_rows(BB)),
-            u0: CrcUnshift::new(0, 0 < latency(BB)),
-            u1: CrcUnshift::new(1, 1 < latency(BB)),
-            u2: CrcUnshift::new(2, 2 < latency(BB)),
-            u3: CrcUnshift::new(3, 3 < latency(BB)),
-            u4: CrcUnshift::new(4, 4 < latency(BB)),
-            u5: CrcUnshift::new(5, 5 < latency(BB)),
-            u6: CrcUnshift::new(6, 6 < latency(BB)),
+            one: XorMatrix::new(&unshift_rows(1)),
+            wide: XorMatrix::new(&unshift_rows(WIDE_STEP)),
+            w: Default::default(),
+            rem: Default::default(),
+            live: Default::default(),
+            oc: Default::default(),
+            ov: Default::default(),
             acc: Default::default(),
             s_in: Default::default(),
+            pad: Default::default(),
+            ends: Default::default(),
             bb: Constant::new((BB as u64).into()),
+            has_wide: Constant::new(BB > WIDE_STEP),
+            wide_n: Constant::new((WIDE_STEP as u64).into()),
+            one_n: Constant::new(1u64.into()),
             bb_m1: Constant::new((BB as u64 - 1).into()),
         }
     }
@@ -184,21 +135,7 @@ impl<const DW: usize, const BB: usize, const XW: usize> Default for Crc32cBeat<D
 impl<const DW: usize, const BB: usize, const XW: usize> Logic for Crc32cBeat<DW, BB, XW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, acc);
-        self.u0.clock.next = self.clock.val();
-        self.u1.clock.next = self.clock.val();
-        self.u2.clock.next = self.clock.val();
-        self.u3.clock.next = self.clock.val();
-        self.u4.clock.next = self.clock.val();
-        self.u5.clock.next = self.clock.val();
-        self.u6.clock.next = self.clock.val();
-        self.u0.rst.next = self.rst.val();
-        self.u1.rst.next = self.rst.val();
-        self.u2.rst.next = self.rst.val();
-        self.u3.rst.next = self.rst.val();
-        self.u4.rst.next = self.rst.val();
-        self.u5.rst.next = self.rst.val();
-        self.u6.rst.next = self.rst.val();
+        dff_setup!(self, clock, acc, w, rem, live, oc, ov);
         // ---- the beat: its bytes (zeros past in_cnt) after the running or initial state
         self.keep.x.next = self.in_data.val();
         self.keep.n.next = self.in_cnt.val();
@@ -213,32 +150,38 @@ impl<const DW: usize, const BB: usize, const XW: usize> Logic for Crc32cBeat<DW,
         if self.in_valid.val() {
             self.acc.d.next = self.fwd.y.val();
         }
-        // ---- a message's last state, less the zero bytes after its last byte
-        self.u0.x.next = self.fwd.y.val();
-        self.u0.pad.next = (self.bb.val() - self.in_cnt.val()) & self.bb_m1.val();
-        self.u0.valid.next = self.in_valid.val() & self.in_last.val();
-        self.u1.x.next = self.u0.y.val();
-        self.u1.pad.next = self.u0.pad_out.val();
-        self.u1.valid.next = self.u0.valid_out.val();
-        self.u2.x.next = self.u1.y.val();
-        self.u2.pad.next = self.u1.pad_out.val();
-        self.u2.valid.next = self.u1.valid_out.val();
-        self.u3.x.next = self.u2.y.val();
-        self.u3.pad.next = self.u2.pad_out.val();
-        self.u3.valid.next = self.u2.valid_out.val();
-        self.u4.x.next = self.u3.y.val();
-        self.u4.pad.next = self.u3.pad_out.val();
-        self.u4.valid.next = self.u3.valid_out.val();
-        self.u5.x.next = self.u4.y.val();
-        self.u5.pad.next = self.u4.pad_out.val();
-        self.u5.valid.next = self.u4.valid_out.val();
-        self.u6.x.next = self.u5.y.val();
-        self.u6.pad.next = self.u5.pad_out.val();
-        self.u6.valid.next = self.u5.valid_out.val();
-        self.out_crc.next = self.u6.y.val();
-        // Every pad bit has been taken back by now (the check costs a few gates and keeps
-        // the last stage's pad read).
-        self.out_valid.next = self.u6.valid_out.val() & !self.u6.pad_out.val().any();
+        // ---- the tail: a message's last state, less the zero bytes after its last byte
+        self.pad.next = (self.bb.val() - self.in_cnt.val()) & self.bb_m1.val();
+        self.ends.next = self.in_valid.val() & self.in_last.val();
+        self.one.x.next = self.w.q.val();
+        self.wide.x.next = self.w.q.val();
+        self.ov.d.next = false;
+        // The state in the tail leaves when its pad is taken back, or at once (cut short)
+        // when the next message ends.
+        if self.live.q.val() & (!self.rem.q.val().any() | self.ends.val()) {
+            self.oc.d.next = self.w.q.val();
+            self.ov.d.next = true;
+            self.live.d.next = false;
+        }
+        if self.ends.val() {
+            self.w.d.next = self.fwd.y.val();
+            self.rem.d.next = self.pad.val();
+            self.live.d.next = true;
+        } else if self.live.q.val() & self.rem.q.val().any() {
+            if self.has_wide.val() & (self.rem.q.val() >= self.wide_n.val()) {
+                self.w.d.next = self.wide.y.val();
+                self.rem.d.next = self.rem.q.val() - self.wide_n.val();
+            } else {
+                self.w.d.next = self.one.y.val();
+                self.rem.d.next = self.rem.q.val() - self.one_n.val();
+            }
+        }
+        if self.rst.val() {
+            self.live.d.next = false;
+            self.ov.d.next = false;
+        }
+        self.out_crc.next = self.oc.q.val();
+        self.out_valid.next = self.ov.q.val();
     }
 }
 

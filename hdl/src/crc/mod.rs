@@ -3,8 +3,8 @@
 //!
 //! * [`math`]: the reflected CRC32C update as GF(2) matrices (a whole beat; the inverse of
 //!   zero bytes), computed when a block is built.
-//! * [`Crc32cBeat`] (Verilog `cdma_crc32c_dw{DW}` when emitted alone): the beat unit, and
-//!   [`CrcUnshift`], one stage of its padding-removal pipeline.
+//! * [`Crc32cBeat`] (Verilog `cdma_crc32c_dw{DW}` when emitted alone): the beat unit and its
+//!   tail, which takes a partial last beat's padding back.
 //! * [`Crc32cStep8`]: 8 bytes in one combinational step (the controller's metadata CRC).
 
 pub mod math;
@@ -15,8 +15,8 @@ mod step;
 mod tests;
 
 pub use beat::{
-    latency, Crc32cBeat, Crc32cBeatDw1024, Crc32cBeatDw128, Crc32cBeatDw256, Crc32cBeatDw512,
-    CrcUnshift, UNSHIFT_STAGES,
+    latency_max, Crc32cBeat, Crc32cBeatDw1024, Crc32cBeatDw128, Crc32cBeatDw256, Crc32cBeatDw512,
+    WIDE_STEP,
 };
 pub use step::{Crc32cStep8, STEP_BYTES};
 

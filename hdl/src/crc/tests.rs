@@ -32,8 +32,9 @@ impl Message {
 macro_rules! run_fn {
     ($fname:ident, $ty:ty, $dw:expr) => {
         /// Streams `msgs` through the unit (`idle_pct` of the cycles without a beat) and
-        /// returns the states it reported, in order.
-        fn $fname(msgs: &[Message], idle_pct: u64, seed: u64) -> Vec<u32> {
+        /// returns the states it reported, in order. With `keep_tail` a message's last beat
+        /// waits while a partial one's state has not left (the unit's rule of use).
+        fn $fname(msgs: &[Message], idle_pct: u64, seed: u64, keep_tail: bool) -> Vec<u32> {
             const BB: usize = $dw / 8;
             let mut rng = XorShift64::new(seed);
             let mut uut = <$ty>::default();
@@ -44,25 +45,34 @@ macro_rules! run_fn {
             clock_cycle!(&mut uut);
             clock_cycle!(&mut uut);
             uut.rst.next = false;
-            // The beats: (lanes, count, first, last, init).
+            // The beats: (lanes, count, first, last, init, message).
             let mut beats = vec![];
-            for m in msgs {
+            for (k, m) in msgs.iter().enumerate() {
                 let mut lanes = vec![0u8; m.lead];
                 lanes.extend_from_slice(&m.bytes);
                 let n = lanes.len().div_ceil(BB).max(1);
                 for b in 0..n {
                     let part = &lanes[(b * BB).min(lanes.len())..((b + 1) * BB).min(lanes.len())];
-                    beats.push((part.to_vec(), part.len(), b == 0, b + 1 == n, m.init));
+                    beats.push((part.to_vec(), part.len(), b == 0, b + 1 == n, m.init, k));
                 }
             }
             let mut got = vec![];
             let mut i = 0;
             let mut tail = 0;
-            while i < beats.len() || tail < latency(BB) + 2 {
-                let go = i < beats.len() && !rng.chance(idle_pct);
+            // The partial message whose state has not left yet.
+            let mut partial: Option<usize> = None;
+            while i < beats.len() || tail < latency_max(BB) + 2 {
+                if partial.is_some_and(|k| got.len() > k) {
+                    partial = None;
+                }
+                let wait = keep_tail && partial.is_some() && i < beats.len() && beats[i].3;
+                let go = i < beats.len() && !wait && !rng.chance(idle_pct);
                 uut.in_valid.next = go;
                 if i < beats.len() {
-                    let (lanes, cnt, first, last, init) = &beats[i];
+                    let (lanes, cnt, first, last, init, k) = &beats[i];
+                    if go && *last && *cnt < BB {
+                        partial = Some(*k);
+                    }
                     // Garbage past the count: the unit must ignore it.
                     let mut full = lanes.clone();
                     full.resize(BB, 0xA5);
@@ -95,11 +105,15 @@ run_fn!(run512, Crc32cBeatDw512, 512);
 run_fn!(run1024, Crc32cBeatDw1024, 1024);
 
 fn run(dw: usize, msgs: &[Message], idle_pct: u64, seed: u64) -> Vec<u32> {
+    run_with(dw, msgs, idle_pct, seed, true)
+}
+
+fn run_with(dw: usize, msgs: &[Message], idle_pct: u64, seed: u64, keep_tail: bool) -> Vec<u32> {
     match dw {
-        128 => run128(msgs, idle_pct, seed),
-        256 => run256(msgs, idle_pct, seed),
-        512 => run512(msgs, idle_pct, seed),
-        _ => run1024(msgs, idle_pct, seed),
+        128 => run128(msgs, idle_pct, seed, keep_tail),
+        256 => run256(msgs, idle_pct, seed, keep_tail),
+        512 => run512(msgs, idle_pct, seed, keep_tail),
+        _ => run1024(msgs, idle_pct, seed, keep_tail),
     }
 }
 
@@ -146,6 +160,64 @@ fn every_length_at_every_width_matches_the_model() {
                 );
             }
         }
+    }
+}
+
+/// Full messages end on every cycle (one-beat chunks at 1024 bits) and each state leaves 2
+/// cycles after its beat; a partial message's state leaves within `latency_max`.
+#[test]
+fn full_messages_back_to_back_and_the_tail_bound() {
+    for dw in [128, 256, 1024] {
+        let bb = dw / 8;
+        let mut rng = XorShift64::new(11);
+        let msg = |len: usize, rng: &mut XorShift64| Message {
+            bytes: (0..len).map(|_| rng.next() as u8).collect(),
+            init: INIT,
+            lead: 0,
+        };
+        let msgs: Vec<Message> = (0..8).map(|_| msg(bb, &mut rng)).collect();
+        let got = run(dw, &msgs, 0, 1);
+        let want: Vec<u32> = msgs.iter().map(Message::expected).collect();
+        assert_eq!(got, want, "dw {dw}: one-beat messages back to back");
+        // One byte: the longest pad, taken back within the bound (the run's tail is the
+        // bound plus 2 cycles; the state must be there).
+        let one = [msg(1, &mut rng)];
+        assert_eq!(
+            run(dw, &one, 0, 2),
+            [one[0].expected()],
+            "dw {dw}: a 1-byte message"
+        );
+    }
+    assert_eq!(
+        (latency_max(16), latency_max(32), latency_max(128)),
+        (17, 18, 24)
+    );
+}
+
+/// Breaking the rule of use: a message that ends while a partial one is still unshifted cuts
+/// that one short (its state is wrong) but every message still gives one state, in order.
+#[test]
+fn a_message_ending_in_the_tail_cuts_it_short_and_nothing_is_lost() {
+    for dw in [128, 1024] {
+        let bb = dw / 8;
+        let mut rng = XorShift64::new(13);
+        let msgs: Vec<Message> = [bb - 1, bb, bb, 1, bb]
+            .iter()
+            .map(|&len| Message {
+                bytes: (0..len).map(|_| rng.next() as u8).collect(),
+                init: INIT,
+                lead: 0,
+            })
+            .collect();
+        let got = run_with(dw, &msgs, 0, 1, false);
+        let want: Vec<u32> = msgs.iter().map(Message::expected).collect();
+        assert_eq!(got.len(), msgs.len(), "dw {dw}: one state per message");
+        assert_ne!(
+            got[0], want[0],
+            "dw {dw}: the partial message was cut short"
+        );
+        assert_eq!(got[1..3], want[1..3], "dw {dw}: the full messages after it");
+        assert_eq!(got[4], want[4], "dw {dw}: the last message");
     }
 }
 

@@ -1,11 +1,11 @@
 //! [`CrcPath`]: the datapath's CRC32C (frame version 4, docs/FORMAT.md "Version 4: CRC32C"):
 //! one [`Crc32cBeat`] at the bus width, shared by the three jobs that never overlap, and one
-//! small queue of CRCs ([`DEPTH`] entries) between it and the controller.
+//! small queue of CRCs (`D` entries, [`depth`]) between it and the controller.
 //!
 //! * **COMPRESS** (`comp`): the source beats as the datapath takes them (`s_*`), a message
 //!   per chunk (a chunk starts at a beat; `s_end` ends it). Each chunk's CRC goes into the
 //!   queue, whose head leaves with the chunk's decision (`d_crc`, `d_hold` while none; popped by
-//!   `d_pop`). A beat that ends a chunk is taken only while fewer than `DEPTH` chunks wait
+//!   `d_pop`). A beat that ends a chunk is taken only while fewer than `D` chunks wait
 //!   for their decision (`s_hold`), so the queue never overflows; at 4 KiB chunks that is
 //!   never the limit.
 //! * **DECOMPRESS** (`dec`): each chunk command's expected CRC goes into the queue as the
@@ -18,7 +18,9 @@
 //!   bytes: they are cleared and the state starts at `unshift(0xFFFF_FFFF, 32)`, so it is
 //!   `0xFFFF_FFFF` at the index's first byte.
 //!
-//! Chunk CRCs leave [`crate::crc::latency`]`(BB)` cycles after a chunk's last beat.
+//! Chunk CRCs leave 2 cycles after a chunk's last beat (a chunk is whole beats: 128 bytes at
+//! least); only a job's last message (the data's last chunk, the metadata pass) may end in a
+//! partial beat, and nothing ends after it in that job, as [`Crc32cBeat`] requires.
 
 use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
@@ -29,12 +31,22 @@ use crate::crc::Crc32cBeat;
 use crate::prims::{Join, RegQueue};
 use cdma_spec::frame;
 
-/// CRCs the queue holds.
-pub const DEPTH: usize = 8;
+/// CRCs the queue of a `bb`-byte datapath holds: chunks ended and not yet decided (COMPRESS),
+/// chunk commands not yet checked (DECOMPRESS). A chunk of the smallest size (128 bytes) is
+/// 8 beats at 16 bytes, 4 at 32, so 4 entries cover the decision's latency there; on wider
+/// buses such chunks end every beat or two and 8 entries keep the source flowing.
+pub const fn depth(bb: usize) -> usize {
+    if bb <= 32 {
+        4
+    } else {
+        8
+    }
+}
 
-/// The CRC path of a `DW`-bit datapath (`BB = DW/8`, `XW = DW + 32`, as [`Crc32cBeat`]).
+/// The CRC path of a `DW`-bit datapath (`BB = DW/8`, `XW = DW + 32`, as [`Crc32cBeat`]; `D`
+/// = [`depth`]`(BB)` CRCs queued).
 #[derive(LogicBlock)]
-pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
+pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize, const D: usize> {
     /// Clock, rising edge.
     pub clock: Signal<In, Clock>,
     /// Synchronous reset (the datapath's: reset, start or abort): empties the queue, clears
@@ -54,7 +66,7 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     pub s_end: Signal<In, Bit>,
     /// COMPRESS: the datapath takes the source beat.
     pub s_take: Signal<In, Bit>,
-    /// COMPRESS: the source beat offered must wait: it ends a chunk (`s_end`) and `DEPTH`
+    /// COMPRESS: the source beat offered must wait: it ends a chunk (`s_end`) and `D`
     /// chunks wait for their decisions.
     pub s_hold: Signal<Out, Bit>,
     /// COMPRESS: the oldest chunk's CRC32C, for its decision.
@@ -67,7 +79,7 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     pub c_crc: Signal<In, Bits<32>>,
     /// DECOMPRESS: the chunk command is taken.
     pub c_push: Signal<In, Bit>,
-    /// DECOMPRESS: the chunk command must wait: `DEPTH` CRCs wait for their data.
+    /// DECOMPRESS: the chunk command must wait: `D` CRCs wait for their data.
     pub c_hold: Signal<Out, Bit>,
     /// DECOMPRESS: the output beat.
     pub o_data: Signal<In, Bits<DW>>,
@@ -96,7 +108,7 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     pub m_done: Signal<Out, Bit>,
     unit: Crc32cBeat<DW, BB, XW>,
     // A CRC is its bits 30:0 as the entry's data and bit 31 as its tag.
-    cq: RegQueue<31, 1, DEPTH>,
+    cq: RegQueue<31, 1, D>,
     head: Join<31, 1, 32>,
     nf: DFF<Bit>,
     pend: DFF<Bits<4>>,
@@ -115,9 +127,12 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize> {
     zero4: Constant<Bits<4>>,
 }
 
-impl<const DW: usize, const BB: usize, const XW: usize> Default for CrcPath<DW, BB, XW> {
+impl<const DW: usize, const BB: usize, const XW: usize, const D: usize> Default
+    for CrcPath<DW, BB, XW, D>
+{
     fn default() -> Self {
         assert_eq!(8 * BB, DW);
+        assert_eq!(D, depth(BB), "CrcPath: D must be depth(BB)");
         // The first index byte's lane in the first index beat (the pass reads from the beat
         // that holds metadata byte 32).
         let lead = frame::HEADER_LEN % BB;
@@ -169,14 +184,16 @@ impl<const DW: usize, const BB: usize, const XW: usize> Default for CrcPath<DW, 
             init: Constant::new(u64::from(INIT).into()),
             init_lead: Constant::new(u64::from(unshift(INIT, lead)).into()),
             ones: Constant::new(u64::from(u32::MAX).into()),
-            depth: Constant::new((DEPTH as u64).into()),
+            depth: Constant::new((D as u64).into()),
             one4: Constant::new(1u64.into()),
             zero4: Constant::new(0u64.into()),
         }
     }
 }
 
-impl<const DW: usize, const BB: usize, const XW: usize> Logic for CrcPath<DW, BB, XW> {
+impl<const DW: usize, const BB: usize, const XW: usize, const D: usize> Logic
+    for CrcPath<DW, BB, XW, D>
+{
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(self, clock, nf, pend, err_r);
@@ -251,7 +268,7 @@ impl<const DW: usize, const BB: usize, const XW: usize> Logic for CrcPath<DW, BB
             self.cq.push.next = self.unit.out_valid.val();
             self.cq.pop.next = self.d_pop.val();
         }
-        // Chunks ended and not yet decided (COMPRESS), at most DEPTH.
+        // Chunks ended and not yet decided (COMPRESS), at most D.
         if self.s_fin.val() & !self.d_pop.val() {
             self.pend.d.next = self.pend.q.val() + self.one4.val();
         } else if !self.s_fin.val() & self.d_pop.val() {

@@ -1,9 +1,9 @@
 //! [`CrcPath`] in rust-hdl's simulator against the golden model's CRC32C: COMPRESS chunk CRCs
 //! leave in chunk order with the decisions, however slowly these are taken (and a chunk's
-//! last beat waits while `DEPTH` CRCs do); DECOMPRESS flags exactly the chunks whose data does
+//! last beat waits while `depth(BB)` CRCs do); DECOMPRESS flags exactly the chunks whose data does
 //! not match; the metadata pass ignores the header lanes of its first beat.
 
-use super::crc_path::{CrcPath, DEPTH};
+use super::crc_path::{depth, CrcPath};
 use crate::crc::math::{advance, INIT};
 use crate::prims::bits_of;
 use crate::testutil::{clock_cycle, settle, XorShift64};
@@ -29,7 +29,7 @@ macro_rules! crc_path_tests {
     ($modname:ident, $dw:expr, $bb:expr, $xw:expr) => {
         mod $modname {
             use super::*;
-            type Uut = CrcPath<$dw, $bb, $xw>;
+            type Uut = CrcPath<$dw, $bb, $xw, { depth($bb) }>;
             const BB: usize = $bb;
 
             fn fresh() -> Box<Uut> {
@@ -96,7 +96,7 @@ macro_rules! crc_path_tests {
                             pending += usize::from(bs[i].2);
                             i += 1;
                         }
-                        assert!(pending <= DEPTH, "more than DEPTH chunks undecided");
+                        assert!(pending <= depth(BB), "more than depth(BB) chunks undecided");
                         clock_cycle!(&mut *uut);
                     }
                     assert_eq!(got, want, "round {round}");

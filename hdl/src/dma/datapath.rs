@@ -348,8 +348,8 @@ macro_rules! datapath {
                 self.chunk_end.next =
                     self.last_beat.val() | !(self.pos_nx.val() & self.csz_m1.val()).any();
                 // ---- CRC32C (version 4): COMPRESS source beats, DECOMPRESS output beats, the
-                // metadata pass. A beat that ends a chunk waits while DEPTH chunks wait for
-                // their decisions; a chunk command waits while DEPTH CRCs wait for their data.
+                // metadata pass. A beat that ends a chunk waits while depth(BB) chunks wait for
+                // their decisions; a chunk command waits while depth(BB) CRCs wait for their data.
                 self.crcp.comp.next = self.is_comp.val() & self.crc.val();
                 self.crcp.dec.next = self.is_dec.val() & self.crc.val();
                 self.crcp.mp.next = self.mp.val();
@@ -590,48 +590,48 @@ macro_rules! datapath {
 datapath!(
     /// The datapath of a 128-bit engine with the ZVC codec.
     DatapathDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128, ZvcBusDecompressorDw128,
-    ZvcxEncOff<128>, ZvcxDecOff<16, 128>, CrcPath<128, 16, 160>,
+    ZvcxEncOff<128>, ZvcxDecOff<16, 128>, CrcPath<128, 16, 160, 4>,
     bw: 128, sw: 16, fw: 138
 );
 datapath!(
     /// The datapath of a 256-bit engine with the ZVC codec.
     DatapathDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256, ZvcBusDecompressorDw256,
-    ZvcxEncOff<256>, ZvcxDecOff<32, 256>, CrcPath<256, 32, 288>,
+    ZvcxEncOff<256>, ZvcxDecOff<32, 256>, CrcPath<256, 32, 288, 4>,
     bw: 256, sw: 32, fw: 266
 );
 datapath!(
     /// The datapath of a 512-bit engine with the ZVC codec.
     DatapathDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512, ZvcBusDecompressorDw512,
-    ZvcxEncOff<512>, ZvcxDecOff<64, 512>, CrcPath<512, 64, 544>,
+    ZvcxEncOff<512>, ZvcxDecOff<64, 512>, CrcPath<512, 64, 544, 8>,
     bw: 512, sw: 64, fw: 522
 );
 datapath!(
     /// The datapath of a 1024-bit engine with the ZVC codec.
     DatapathDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
-    ZvcBusDecompressorDw1024, ZvcxEncOff<1024>, ZvcxDecOff<128, 1024>, CrcPath<1024, 128, 1056>,
+    ZvcBusDecompressorDw1024, ZvcxEncOff<1024>, ZvcxDecOff<128, 1024>, CrcPath<1024, 128, 1056, 8>,
     bw: 1024, sw: 128, fw: 1034
 );
 datapath!(
     /// The datapath of a 128-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128,
-    ZvcBusDecompressorDw128, ZvcxEncPathDw128, ZvcxDecPathDw128, CrcPath<128, 16, 160>,
+    ZvcBusDecompressorDw128, ZvcxEncPathDw128, ZvcxDecPathDw128, CrcPath<128, 16, 160, 4>,
     bw: 128, sw: 16, fw: 138
 );
 datapath!(
     /// The datapath of a 256-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256,
-    ZvcBusDecompressorDw256, ZvcxEncPathDw256, ZvcxDecPathDw256, CrcPath<256, 32, 288>,
+    ZvcBusDecompressorDw256, ZvcxEncPathDw256, ZvcxDecPathDw256, CrcPath<256, 32, 288, 4>,
     bw: 256, sw: 32, fw: 266
 );
 datapath!(
     /// The datapath of a 512-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512,
-    ZvcBusDecompressorDw512, ZvcxEncPathDw512, ZvcxDecPathDw512, CrcPath<512, 64, 544>,
+    ZvcBusDecompressorDw512, ZvcxEncPathDw512, ZvcxDecPathDw512, CrcPath<512, 64, 544, 8>,
     bw: 512, sw: 64, fw: 522
 );
 datapath!(
     /// The datapath of a 1024-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
-    ZvcBusDecompressorDw1024, ZvcxEncPathDw1024, ZvcxDecPathDw1024, CrcPath<1024, 128, 1056>,
+    ZvcBusDecompressorDw1024, ZvcxEncPathDw1024, ZvcxDecPathDw1024, CrcPath<1024, 128, 1056, 8>,
     bw: 1024, sw: 128, fw: 1034
 );
