@@ -72,6 +72,11 @@ pub struct Args {
     /// campaign's corrupted frames (1700 chains: 10 200 frames).
     #[arg(long, default_value_t = 1700)]
     dma_damaged_frame_chains: u64,
+    /// Chains per DMA top aborted (CTRL.abort) or reset (`rst`, with the memory's bus state)
+    /// at a random cycle under random latency and backpressure, alternately, each followed by
+    /// a clean chain.
+    #[arg(long, default_value_t = 200)]
+    dma_interrupts: u64,
 }
 
 /// Runs `cdma regress`.
@@ -124,6 +129,7 @@ pub fn run(a: Args) -> CliResult {
                     large_bytes: a.dma_large_mib << 20,
                     bad_field_chains: a.dma_bad_field_chains,
                     damaged_frame_chains: a.dma_damaged_frame_chains,
+                    interrupts: a.dma_interrupts,
                 },
             )?;
             by_top.push((top.clone(), r));

@@ -1,5 +1,6 @@
 //! The DMA engine part of `cdma regress`: corpus chains (COMPRESS → DECOMPRESS round trips,
-//! COPYs) under random memory latency and backpressure, every fault scenario, an abort, and
+//! COPYs) under random memory latency and backpressure, every fault scenario, aborts and
+//! resets at random cycles (each followed by a clean chain), and
 //! the throughput pair and the large descriptor (64 MiB in one COMPRESS) at a fixed 100-cycle
 //! latency, all compared with the golden model
 //! (`cdma_tb::dma`), and random descriptor chains with bad fields (the RTL fault campaign).
@@ -10,11 +11,11 @@
 use cdma_analysis::table::Table;
 use cdma_corpus::Corpus;
 use cdma_tb::dma::{
-    engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
+    abort_bound, engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
 };
 use cdma_tb::dma_cases::{
-    abort_case, bad_field_cases, chain_cases_with, concat_data, damaged_frame_cases, fault_cases,
-    large_cases, regress_tensors, throughput_cases, throughput_kinds,
+    bad_field_cases, chain_cases_with, concat_data, damaged_frame_cases, fault_cases,
+    interrupt_cases, large_cases, regress_tensors, throughput_cases, throughput_kinds,
 };
 use cdma_tb::dma_scenario::{RandomOpts, Tensor};
 use indicatif::ProgressBar;
@@ -40,6 +41,8 @@ pub struct DmaOpts {
     pub bad_field_chains: u64,
     /// Chains of six DECOMPRESSes of damaged frames (`cdma_fuzz::chains`).
     pub damaged_frame_chains: u64,
+    /// Chains aborted or reset (alternately) at a random cycle, each followed by a clean one.
+    pub interrupts: u64,
 }
 
 /// Fixed memory latency of the throughput figures (the measurement condition).
@@ -100,13 +103,17 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     }
     faults.extend(bad_fields);
     faults.extend(damaged_frame_cases(&engine, 16, o.damaged_frame_chains));
-    let abort = abort_case(
+    // Aborts and resets at random cycles, on the bench's random timing; the abort bound is
+    // the documented one (docs/DESCRIPTORS.md "Abort") for that memory.
+    let bench_cfg = BenchConfig::random(bits, 9);
+    let bound = abort_bound(&o.top, &bench_cfg.mem)
+        .ok_or_else(|| format!("{}: no abort bound (not a DMA top)", o.top))?;
+    let interrupts = interrupt_cases(
         &engine,
-        &tensors[..2.min(tensors.len())],
-        &tensors[..1],
+        (&tensors[..2.min(tensors.len())], &tensors[..1]),
         3,
-        400,
-        20_000,
+        o.interrupts,
+        bound,
     );
     // The throughput pair per element width (the goal is per bus × element width), over the
     // tensors of that width; the large descriptor over the widest width's tensors.
@@ -142,14 +149,15 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         tput.extend(large_cases(&engine, widest, &tensors, o.large_bytes, 11));
     }
 
-    let total = (cases.len() + faults.len() + 1 + tput.len()) as u64;
+    let total = (cases.len() + faults.len() + interrupts.len() + tput.len()) as u64;
     let bar = ProgressBar::new(total);
     eprintln!(
-        "regress dma: {} on {} tensors ({} chains), {} fault scenarios and chains with bad fields, 1 abort, throughput over {} KiB, a {} MiB descriptor",
+        "regress dma: {} on {} tensors ({} chains), {} fault scenarios and chains with bad fields, {} aborts and resets, throughput over {} KiB, a {} MiB descriptor",
         o.top,
         tensors.len(),
         cases.len(),
         faults.len(),
+        interrupts.len(),
         tput_bytes / 1024,
         o.large_bytes >> 20
     );
@@ -174,9 +182,12 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         note(&r, &bar);
         results.push(r);
     }
-    let r = run_case(&o.top, &abort, BenchConfig::random(bits, 9));
-    note(&r, &bar);
-    results.push(r);
+    let mut bench = DmaBench::open(&o.top, bench_cfg)?;
+    for c in &interrupts {
+        let r = run_case_on(&mut bench, c);
+        note(&r, &bar);
+        results.push(r);
+    }
     for c in &tput {
         let r = run_case(&o.top, c, BenchConfig::fixed(bits, THROUGHPUT_LATENCY));
         note(&r, &bar);

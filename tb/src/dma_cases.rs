@@ -1,4 +1,4 @@
-//! The DMA case lists: corpus chains, fault scenarios, an abort, the throughput pair, the large
+//! The DMA case lists: corpus chains, fault scenarios, aborts and resets, the throughput pair, the large
 //! descriptor — each a [`DmaCase`] for [`crate::dma::run_case`] (and `cdma regress`).
 
 use std::ops::Range;
@@ -7,13 +7,14 @@ use cdma_corpus::{Corpus, CorpusError};
 use cdma_model::dma::EngineConfig;
 use cdma_model::{Codec, ElemType, ElemWidth};
 
-use crate::dma::{AbortPlan, DmaCase};
+use crate::dma::{AbortPlan, DmaCase, Interruption};
 pub use crate::dma_faults::CodecType;
 use crate::dma_faults::{
     abort_chain, all_faults, round_trip_alone, throughput_compress, throughput_decompress,
 };
 use crate::dma_scenario::random::floats_of;
 use crate::dma_scenario::{random_chain, RandomOpts, Tensor};
+use rand::{Rng, SeedableRng};
 
 /// A second address window (above 8 GiB) for the chain that runs after an abort, so the
 /// aborted chain's unspecified bytes cannot be confused with it.
@@ -212,13 +213,14 @@ pub fn damaged_frame_cases(engine: &EngineConfig, seed: u64, n: u64) -> Vec<DmaC
         .collect()
 }
 
-/// An abort `after` cycles into a chain over `tensors`, then a chain over `then` in another
-/// window; the engine must be idle within `bound` cycles of the abort.
-pub fn abort_case(
+/// An abort or a reset (`how`) `after` cycles into a chain over `tensors` (seed `seed`), then
+/// a chain over `then` in another window; after an abort the engine must be idle within
+/// `bound` cycles.
+pub fn interrupt_case(
     engine: &EngineConfig,
-    tensors: &[Tensor],
-    then: &[Tensor],
+    (tensors, then): (&[Tensor], &[Tensor]),
     seed: u64,
+    how: Interruption,
     after: u64,
     bound: u64,
 ) -> DmaCase {
@@ -227,16 +229,70 @@ pub fn abort_case(
         window: AFTER_ABORT_WINDOW,
         ..RandomOpts::default()
     };
+    let (what, group) = match how {
+        Interruption::Abort => ("abort", "dma-abort"),
+        Interruption::Reset => ("reset", "dma-reset"),
+    };
     DmaCase {
-        name: format!("abort after {after} cycles"),
-        group: "dma-abort".into(),
+        name: interrupt_name(how, after, seed),
+        group: group.into(),
         abort: Some(AbortPlan {
+            how,
             after,
             bound,
-            then: random_chain("after abort", engine, then, seed ^ 0xABCD, &opts),
+            then: random_chain(&format!("after {what}"), engine, then, seed ^ 0xABCD, &opts),
         }),
         scenario,
     }
+}
+
+fn interrupt_name(how: Interruption, after: u64, seed: u64) -> String {
+    let what = match how {
+        Interruption::Abort => "abort",
+        Interruption::Reset => "reset",
+    };
+    format!("{what} after {after} cycles (seed {seed})")
+}
+
+/// `n` chains over `tensors`, each aborted or reset (alternately) at a random cycle of its
+/// run on a random-timing bench (up to [`chain_span`]), each followed by a chain over `then`
+/// (seeds from `seed`).
+pub fn interrupt_cases(
+    engine: &EngineConfig,
+    tensors: (&[Tensor], &[Tensor]),
+    seed: u64,
+    n: u64,
+    bound: u64,
+) -> Vec<DmaCase> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    (0..n)
+        .map(|i| {
+            let how = if i % 2 == 0 {
+                Interruption::Abort
+            } else {
+                Interruption::Reset
+            };
+            let mut c = interrupt_case(engine, tensors, seed + i, how, 0, bound);
+            let after = rng.gen_range(0..chain_span(&c.scenario, engine));
+            c.name = interrupt_name(how, after, seed + i);
+            if let Some(plan) = c.abort.as_mut() {
+                plan.after = after;
+            }
+            c
+        })
+        .collect()
+}
+
+/// Cycles a chain takes on a random-timing bench, roughly (a little more, measured on the
+/// corpus chains of the 128-bit engine): a cycle per beat of its sources and destination
+/// capacities and 500 per descriptor (fetch, status, latencies up to 200 cycles). An
+/// interruption drawn past the chain's end lands on an idle engine.
+pub fn chain_span(scn: &crate::dma_scenario::Scenario, engine: &EngineConfig) -> u64 {
+    let bb = u64::from(engine.bus_bytes());
+    scn.descs
+        .iter()
+        .map(|p| (u64::from(p.desc.src_len) + u64::from(p.desc.dst_cap)) / bb + 500)
+        .sum()
 }
 
 /// `bytes` bytes of tensor data (the tensors concatenated, repeated if needed, cut to whole

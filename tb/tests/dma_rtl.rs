@@ -1,6 +1,6 @@
 //! The Verilated DMA engine (`cdma_dma_top`, DW = 1024, every element width) against the
 //! golden model: corpus chains (COMPRESS → DECOMPRESS round trips, COPYs, unaligned
-//! descriptors) under random latency and backpressure, an abort followed by a clean chain,
+//! descriptors) under random latency and backpressure, aborts and resets followed by clean chains,
 //! the throughput goal and one 64 MiB descriptor; and on every top (DW = 1024, 512, 256,
 //! 128) chains mixing the element widths, edge tensors and every fault scenario (each run
 //! checks HWCFG and the performance counters too).
@@ -11,12 +11,12 @@
 use cdma_corpus::Corpus;
 use cdma_model::{Codec, ElemType, ElemWidth};
 use cdma_tb::dma::{
-    configured_tops, engine_of, run_case, top_available, BenchConfig, DmaBench, DmaResult,
-    DMA_TOPS, MATRIX_CONFIG_TOP, TOP, ZVCX_CONFIG_TOP,
+    abort_bound, configured_tops, engine_of, run_case, run_case_on, top_available, BenchConfig,
+    DmaBench, DmaResult, Interruption, DMA_TOPS, MATRIX_CONFIG_TOP, TOP, ZVCX_CONFIG_TOP,
 };
 use cdma_tb::dma_cases::{
-    abort_case, bad_field_cases, chain_cases, concat_data, corpus_tensors, damaged_frame_cases,
-    fault_cases, large_cases, regress_tensors, throughput_cases, LARGE_BYTES,
+    bad_field_cases, chain_cases, concat_data, corpus_tensors, damaged_frame_cases, fault_cases,
+    interrupt_case, interrupt_cases, large_cases, regress_tensors, throughput_cases, LARGE_BYTES,
 };
 use cdma_tb::dma_scenario::Tensor;
 
@@ -191,12 +191,12 @@ fn damaged_frames_match_the_model() {
     assert_clean(&results);
 }
 
-/// An abort in the middle of a chain: ABORTED (or the descriptor done), idle within the
-/// bound, nothing written outside destinations, then a new chain runs correctly.
+/// Aborts and resets in the middle of chains under random latency and backpressure: after an
+/// abort ABORTED (or the descriptor done) and idle within the documented bound, after a reset
+/// idle with the CSRs at their reset values; nothing written outside destinations; then a new
+/// chain runs correctly — on the widest and the narrowest engine, one bench each.
 #[test]
-fn abort_mid_chain_then_a_clean_chain() {
-    require(TOP);
-    let engine = engine_of(TOP).unwrap();
+fn aborts_and_resets_mid_chain_then_clean_chains() {
     let ts = tensors();
     let big: Vec<Tensor> = ts
         .iter()
@@ -205,9 +205,21 @@ fn abort_mid_chain_then_a_clean_chain() {
         .cloned()
         .collect();
     let small: Vec<Tensor> = ts.iter().step_by(40).take(2).cloned().collect();
-    // The bound is the lead's to fix from the RTL (docs/DESCRIPTORS.md "Abort").
-    let case = abort_case(&engine, &big, &small, 3, 3_000, 2_000);
-    let results = vec![run_case(TOP, &case, BenchConfig::random(1024, 3))];
+    let mut results = Vec::new();
+    for (top, bits) in [(TOP, 1024), ("cdma_dma_dw128", 128)] {
+        require(top);
+        let engine = engine_of(top).unwrap();
+        let cfg = BenchConfig::random(bits, 3);
+        let bound = abort_bound(top, &cfg.mem).expect("a DMA top");
+        // Deep into a long chain, then at random cycles of short ones.
+        let mut cases: Vec<_> = [Interruption::Abort, Interruption::Reset]
+            .into_iter()
+            .map(|how| interrupt_case(&engine, (&big, &small), 3, how, 3_000, bound))
+            .collect();
+        cases.extend(interrupt_cases(&engine, (&small, &small[..1]), 5, 8, bound));
+        let mut bench = DmaBench::open(top, cfg).expect("bench");
+        results.extend(cases.iter().map(|c| run_case_on(&mut bench, c)));
+    }
     assert_clean(&results);
 }
 

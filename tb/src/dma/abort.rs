@@ -3,7 +3,7 @@
 use super::bench::DmaBench;
 use super::report::RunReport;
 use crate::dma_check::{is_aborted, status_code, writeback_range, Mismatch};
-use crate::dma_scenario::{desc_op, meta_bytes, Scenario};
+use crate::dma_scenario::{desc_op, meta_bytes, Expected, Scenario};
 use crate::error::TbError;
 use cdma_model::dma::{codes, status_word, ChainEnd, Op};
 use cdma_spec::csr;
@@ -25,10 +25,7 @@ impl DmaBench {
         self.load(scn);
         let (before, t0) = self.start(scn)?;
         let mut wd = self.watchdog();
-        for _ in 0..after {
-            wd.tick(|| "the abort point".into())?;
-            self.step()?;
-        }
+        self.run_for(&mut wd, after)?;
         let enable = csr::CTRL_ENABLE.set(0, 1);
         self.csr_write(csr::CTRL.addr, csr::CTRL_ABORT.set(enable, 1) as u32)?;
         let t_abort = self.axi.mem.cycle();
@@ -38,14 +35,7 @@ impl DmaBench {
         let cycles = self.axi.mem.cycle() - t0;
         let after_csr = self.snapshot()?;
         // Which descriptors finished: status words started zero, so `done` is the engine's.
-        let words: Vec<u32> = scn
-            .descs
-            .iter()
-            .map(|p| {
-                let b = self.axi.mem.read_bytes(writeback_range(p.addr).start, 4);
-                u32::from_le_bytes(b.try_into().expect("4 bytes"))
-            })
-            .collect();
+        let words = self.status_words(scn);
         let k = words
             .iter()
             .take_while(|w| status_code(**w).is_some())
@@ -62,20 +52,11 @@ impl DmaBench {
             )));
         }
         let exp = if k > 0 && is_aborted(words[k - 1]) {
-            let mut exp = scn.expect_prefix(k - 1);
+            let mut exp = cut_at(scn, k - 1);
             let p = &scn.descs[k - 1];
             let mut wb = status_word(codes::ABORTED).to_le_bytes().to_vec();
             wb.extend_from_slice(&0u32.to_le_bytes());
             exp.mem.load(writeback_range(p.addr).start, &wb);
-            let dd = p.desc;
-            exp.unspecified
-                .push(dd.dst_addr..dd.dst_addr + u64::from(dd.dst_cap));
-            if desc_op(&dd) == Some(Op::Compress) {
-                let c = cdma_spec::desc::CTRL_CHUNK_LOG2.get(u64::from(dd.control)) as u8;
-                let c = if c == 0 { 12 } else { c };
-                exp.unspecified
-                    .push(dd.meta_addr..dd.meta_addr + meta_bytes(dd.src_len, c));
-            }
             let o = &mut exp.outcome;
             o.desc_done += 1;
             o.status = csr::STATUS_ERR_CODE.set(csr::STATUS_ERROR.set(0, 1), 10) as u32;
@@ -111,4 +92,34 @@ impl DmaBench {
         r.notes = notes;
         Ok(r)
     }
+
+    /// The status word of each descriptor of `scn`, as memory holds it.
+    pub(super) fn status_words(&self, scn: &Scenario) -> Vec<u32> {
+        scn.descs
+            .iter()
+            .map(|p| {
+                let b = self.axi.mem.read_bytes(writeback_range(p.addr).start, 4);
+                u32::from_le_bytes(b.try_into().expect("4 bytes"))
+            })
+            .collect()
+    }
+}
+
+/// What memory holds when `scn`'s chain was cut while descriptor `k` ran: the model's chain
+/// through descriptor `k - 1`, descriptor `k`'s destination (and COMPRESS metadata)
+/// unspecified, as after a streaming error; nothing else changed.
+pub(super) fn cut_at(scn: &Scenario, k: usize) -> Expected {
+    let mut exp = scn.expect_prefix(k);
+    if let Some(p) = scn.descs.get(k) {
+        let dd = p.desc;
+        exp.unspecified
+            .push(dd.dst_addr..dd.dst_addr + u64::from(dd.dst_cap));
+        if desc_op(&dd) == Some(Op::Compress) {
+            let c = cdma_spec::desc::CTRL_CHUNK_LOG2.get(u64::from(dd.control)) as u8;
+            let c = if c == 0 { 12 } else { c };
+            exp.unspecified
+                .push(dd.meta_addr..dd.meta_addr + meta_bytes(dd.src_len, c));
+        }
+    }
+    exp
 }

@@ -295,6 +295,30 @@ impl DmaBench {
         }
     }
 
+    /// Runs up to `cycles` cycles of a started chain (the time before an abort or a reset
+    /// lands), fewer if the chain is over by then: `irq` rose, or the bus has been quiet for
+    /// half the idle limit (an idle engine; a hung one is the other campaigns' to catch).
+    /// Returns the cycles run.
+    pub(super) fn run_for(&mut self, wd: &mut Watchdog, cycles: u64) -> Result<u64, TbError> {
+        let irq_was = self.irq();
+        let mut quiet = 0;
+        for n in 0..cycles {
+            if (self.irq() && !irq_was) || quiet >= self.cfg.idle_limit / 2 {
+                return Ok(n);
+            }
+            wd.tick(|| format!("the interruption point; m_axi: {}", self.axi.mem.pending()))?;
+            let hs = self.axi.mem.last_handshake();
+            self.step()?;
+            if self.axi.mem.last_handshake() != hs {
+                wd.progress();
+                quiet = 0;
+            } else {
+                quiet += 1;
+            }
+        }
+        Ok(cycles)
+    }
+
     pub(super) fn watchdog(&self) -> Watchdog {
         Watchdog::new(self.cfg.limit).with_idle_limit(self.cfg.idle_limit)
     }

@@ -122,3 +122,30 @@ impl BenchConfig {
         }
     }
 }
+
+/// docs/DESCRIPTORS.md "Abort": the cycles `module` may take from the abort write to idle on
+/// a memory with `mem`'s worst latencies, `2 + max(L_R + R·P, 2·W + L_B, T_dp) + (2·Q + 4 +
+/// L_B) + 4` with `T_dp` = 16. Under random stalls each beat term is stretched by
+/// `ceil(2 / (1 − p))` for the highest stall probability `p` (twice the mean cost of a beat,
+/// a margin no run of this bench's length exceeds). None if `module` is not a Verilated DMA
+/// top.
+pub fn abort_bound(module: &str, mem: &AxiMemConfig) -> Option<u64> {
+    let top = cdma_sim::TOPS.iter().find(|t| t.module == module)?;
+    let param = |name: &str| top.params.iter().find(|p| p.0 == name).map(|p| p.1);
+    let bb = param("DW")? / 8;
+    let (r, w) = (param("READS_IN_FLIGHT")?, param("WR_BURST_MAX")?);
+    let (p, q) = (4096 / bb, bb / 4);
+    let s = &mem.stalls;
+    let worst = [s.ar, s.aw, s.w, s.r, s.b].into_iter().fold(0.0, f64::max);
+    let stretch = if worst > 0.0 {
+        (2.0 / (1.0 - worst)).ceil() as u64
+    } else {
+        1
+    };
+    let (lr, lb) = (
+        u64::from(mem.read_latency.1),
+        u64::from(mem.write_latency.1),
+    );
+    let drain = (lr + stretch * r * p).max(stretch * 2 * w + lb).max(16);
+    Some(2 + drain + (stretch * 2 * q + 4 + lb) + 4)
+}

@@ -29,14 +29,7 @@ impl DmaBench {
         cycles: u64,
     ) -> Result<RunReport, TbError> {
         let stats = stats_delta(self.axi.mem.stats(), &marks.stats);
-        let mut mismatches = Vec::new();
-        // Bus: protocol record since the doorbell, nothing left in flight.
-        for v in &self.axi.mem.violations()[marks.violations..] {
-            mismatches.push(Mismatch::Bus(v.to_string()));
-        }
-        if let Err(v) = self.axi.mem.check_idle() {
-            mismatches.push(Mismatch::Bus(v.to_string()));
-        }
+        let mut mismatches = self.bus_and_memory(scn, exp, marks);
         // `irq` must be the OR of the enabled causes.
         if let Some(p) = self.irq {
             let want = after.irq_status & scn.irq_enable != 0;
@@ -50,18 +43,6 @@ impl DmaBench {
                 )));
             }
         }
-        let bb = u64::from(self.engine.bus_bytes());
-        let touched: Vec<Range<u64>> = self.axi.mem.write_log()[marks.writes..]
-            .iter()
-            .map(|w| w.addr..w.addr + u64::from(w.beats) * bb)
-            .collect();
-        let mem = &self.axi.mem;
-        mismatches.extend(compare_memory(
-            scn,
-            exp,
-            &|a, n| mem.read_bytes(a, n),
-            &touched,
-        ));
         let bus = BusDelta { cycles, stats };
         mismatches.extend(compare_csrs(scn, &exp.outcome, &before, &after, &bus));
         let (raw_bytes, payload_bytes) = compress_totals(exp);
@@ -78,6 +59,36 @@ impl DmaBench {
             write_utilisation: self.write_utilisation(scn, marks),
             notes: Vec::new(),
         })
+    }
+
+    /// The AXI protocol record since `marks`, an idle bus, and memory against `exp` (every
+    /// region, every byte the engine wrote since `marks`, guards included).
+    pub(super) fn bus_and_memory(
+        &mut self,
+        scn: &Scenario,
+        exp: &Expected,
+        marks: &Marks,
+    ) -> Vec<Mismatch> {
+        let mut mismatches = Vec::new();
+        for v in &self.axi.mem.violations()[marks.violations..] {
+            mismatches.push(Mismatch::Bus(v.to_string()));
+        }
+        if let Err(v) = self.axi.mem.check_idle() {
+            mismatches.push(Mismatch::Bus(v.to_string()));
+        }
+        let bb = u64::from(self.engine.bus_bytes());
+        let touched: Vec<Range<u64>> = self.axi.mem.write_log()[marks.writes..]
+            .iter()
+            .map(|w| w.addr..w.addr + u64::from(w.beats) * bb)
+            .collect();
+        let mem = &self.axi.mem;
+        mismatches.extend(compare_memory(
+            scn,
+            exp,
+            &|a, n| mem.read_bytes(a, n),
+            &touched,
+        ));
+        mismatches
     }
 
     fn is_desc_burst(scn: &Scenario, addr: u64, bytes: u64) -> bool {

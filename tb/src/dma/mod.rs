@@ -18,17 +18,18 @@ mod bench;
 mod config;
 mod judge;
 mod report;
+mod reset;
 mod runner;
 #[cfg(test)]
 mod tests;
 
 pub use bench::DmaBench;
 pub use config::{
-    configured_tops, engine_of, top_available, BenchConfig, DMA_TOPS, MATRIX_CONFIG_TOP, TOP,
-    ZVCX_CONFIG_TOP,
+    abort_bound, configured_tops, engine_of, top_available, BenchConfig, DMA_TOPS,
+    MATRIX_CONFIG_TOP, TOP, ZVCX_CONFIG_TOP,
 };
 pub use report::RunReport;
-pub use runner::{run_case, run_case_on, AbortPlan, DmaCase, DmaResult};
+pub use runner::{run_case, run_case_on, AbortPlan, DmaCase, DmaResult, Interruption};
 
 #[cfg(doc)]
 use crate::{axi::AxiSlave, axil::AxiLiteDut, dma_scenario::Scenario, watchdog::Watchdog};

@@ -1,4 +1,5 @@
-//! Regression cases over the bench: a chain, or a chain with an abort and one after it.
+//! Regression cases over the bench: a chain, or a chain with an abort or a reset and one after
+//! it.
 
 use super::bench::DmaBench;
 use super::config::BenchConfig;
@@ -6,12 +7,24 @@ use super::report::RunReport;
 use crate::dma_scenario::Scenario;
 use crate::error::TbError;
 
-/// An abort to aim at a case's chain, and the chain to run after it.
+/// How a chain is interrupted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Interruption {
+    /// CTRL.abort written ([`DmaBench::run_abort`]).
+    Abort,
+    /// `rst` held, the memory's bus state reset with it ([`DmaBench::run_reset`]).
+    Reset,
+}
+
+/// An abort or a reset to aim at a case's chain, and the chain to run after it.
 #[derive(Clone, Debug)]
 pub struct AbortPlan {
-    /// Cycles after the doorbell the abort is written.
+    /// Abort or reset.
+    pub how: Interruption,
+    /// Cycles after the doorbell the abort is written or `rst` rises.
     pub after: u64,
-    /// Cycles the engine may take to become idle after the abort write's response.
+    /// Cycles the engine may take to become idle after the abort write's response (a reset
+    /// leaves it idle at once).
     pub bound: u64,
     /// A chain (in another address window) that must then run correctly.
     pub then: Scenario,
@@ -22,11 +35,11 @@ pub struct AbortPlan {
 pub struct DmaCase {
     /// Case name.
     pub name: String,
-    /// Summary group (`dma-corpus`, `dma-fault`, `dma-abort`, `dma-throughput`).
+    /// Summary group (`dma-corpus`, `dma-fault`, `dma-abort`, `dma-reset`, `dma-throughput`).
     pub group: String,
     /// The chain.
     pub scenario: Scenario,
-    /// Abort plan, if any.
+    /// Abort or reset plan, if any.
     pub abort: Option<AbortPlan>,
 }
 
@@ -92,7 +105,12 @@ pub fn run_case_on(bench: &mut DmaBench, case: &DmaCase) -> DmaResult {
                 res.add(&r);
             }
             Some(plan) => {
-                let r = bench.run_abort(&case.scenario, plan.after, plan.bound)?;
+                let r = match plan.how {
+                    Interruption::Abort => {
+                        bench.run_abort(&case.scenario, plan.after, plan.bound)?
+                    }
+                    Interruption::Reset => bench.run_reset(&case.scenario, plan.after)?,
+                };
                 res.add(&r);
                 let r = bench.run(&plan.then, &plan.then.expect())?;
                 res.add(&r);
@@ -103,6 +121,9 @@ pub fn run_case_on(bench: &mut DmaBench, case: &DmaCase) -> DmaResult {
     if let Err(e) = outcome {
         res.mismatches += 1;
         res.failure = Some(format!("{}: {e}", case.name));
+        // The engine may still be running the chain: the next case on this bench starts
+        // from a reset one.
+        bench.reset();
     }
     res
 }
