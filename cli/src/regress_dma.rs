@@ -10,6 +10,7 @@
 
 use cdma_analysis::table::Table;
 use cdma_corpus::Corpus;
+use cdma_model::Codec;
 use cdma_tb::dma::{
     abort_bound, engine_of, run_case, run_case_on, top_available, BenchConfig, DmaBench, DmaResult,
 };
@@ -142,7 +143,11 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
             };
             let data = concat_data(src, o.throughput_bytes, elem.bytes());
             tput_bytes += data.len();
-            tput.extend(throughput_cases(&engine, ct, &data, 5));
+            tput.extend(throughput_cases(&engine, ct, &data, 5, true));
+            // The ZVC pair again without CRCs: what they cost (the goal is nothing).
+            if engine.has_crc() && ct.0 == Codec::Zvc {
+                tput.extend(throughput_cases(&engine, ct, &data, 5, false));
+            }
         }
     }
     if let (true, Some(&widest)) = (o.large_bytes > 0, widths.last()) {

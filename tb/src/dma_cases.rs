@@ -321,16 +321,18 @@ pub fn throughput_kinds(engine: &EngineConfig, elem: ElemWidth) -> Vec<CodecType
 
 /// The throughput pair over `data` (elements of `ct`'s type, coded by its codec): one
 /// COMPRESS, one DECOMPRESS (run with [`crate::dma::BenchConfig::fixed`]; read the
-/// utilisation from the reports).
+/// utilisation from the reports); version 4 frames with CRC32C on an engine that has it,
+/// unless `crc` is false.
 pub fn throughput_cases(
     engine: &EngineConfig,
     ct: CodecType,
     data: &[u8],
     seed: u64,
+    crc: bool,
 ) -> Vec<DmaCase> {
     [
-        throughput_compress(engine, ct, data, seed),
-        throughput_decompress(engine, ct, data, seed + 1),
+        throughput_compress(engine, ct, data, seed, crc),
+        throughput_decompress(engine, ct, data, seed + 1, crc),
     ]
     .into_iter()
     .map(|s| DmaCase {

@@ -332,8 +332,10 @@ fn throughput_and_abort_scenarios_run_in_the_model() {
         (ex, (Codec::ZvcX, ElemType::F32)),
     ] {
         for scn in [
-            throughput_compress(&engine, ct, &data, 1),
-            throughput_decompress(&engine, ct, &data, 2),
+            throughput_compress(&engine, ct, &data, 1, true),
+            throughput_decompress(&engine, ct, &data, 2, true),
+            throughput_compress(&engine, ct, &data, 3, false),
+            throughput_decompress(&engine, ct, &data, 4, false),
         ] {
             let exp = scn.expect();
             assert_eq!(

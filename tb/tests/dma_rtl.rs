@@ -239,6 +239,7 @@ fn throughput_goal() {
         (Codec::Zvc, ElemType::Raw(ElemWidth::W32)),
         &data,
         1,
+        true,
     );
     let mut bench = DmaBench::open(TOP, BenchConfig::fixed(1024, 100)).expect("bench");
     let comp = bench

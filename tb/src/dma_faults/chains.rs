@@ -98,21 +98,38 @@ fn codec_type_name(ct: CodecType) -> String {
 /// One large COMPRESS of `data` (elements of `ct`'s type, coded by its codec, chunks of
 /// `2^CHUNK_LOG2_MAX`, capacity `src_len`), alone in its chain: the read side of the
 /// throughput goal.
+///
+/// With `crc` false the descriptor sets `no_crc` (a version 2/3 frame): the pair without
+/// CRCs, to show what they cost (on an engine without CRC32C the frame has none anyway).
 pub fn throughput_compress(
     engine: &EngineConfig,
     ct: CodecType,
     data: &[u8],
     seed: u64,
+    crc: bool,
 ) -> Scenario {
     let mut b = builder_of_width(
-        &format!("throughput COMPRESS {}", codec_type_name(ct)),
+        &format!(
+            "throughput COMPRESS {}{}",
+            codec_type_name(ct),
+            crc_suffix(crc)
+        ),
         engine,
         ct.1.width(),
         seed,
         window_for(data.len() as u64),
     );
-    push_compress(&mut b, data, ct, "COMPRESS (throughput)");
+    push_compress(&mut b, data, ct, "COMPRESS (throughput)", crc);
     b.finish()
+}
+
+/// A throughput case's name suffix: nothing with CRCs, " without CRC" else.
+fn crc_suffix(crc: bool) -> &'static str {
+    if crc {
+        ""
+    } else {
+        " without CRC"
+    }
 }
 
 /// A COMPRESS of `data` (`elem`-wide elements, chunks of `2^CHUNK_LOG2_MAX`, capacity
@@ -129,7 +146,7 @@ pub fn round_trip_alone(
     let mut b = builder_of_width(name, engine, elem, seed, window);
     let ct = (Codec::Zvc, ElemType::Raw(elem));
     let (src, dst, meta, payload_len) =
-        push_compress(&mut b, data, ct, &format!("{name}: COMPRESS"));
+        push_compress(&mut b, data, ct, &format!("{name}: COMPRESS"), true);
     let len = data.len() as u64;
     let bb = u64::from(engine.bus_bytes());
     let out = b.alloc(len, bb, RegionKind::Destination, "d1 DECOMPRESS dst");
@@ -154,6 +171,7 @@ fn push_compress(
     data: &[u8],
     (codec, ty): CodecType,
     label: &str,
+    crc: bool,
 ) -> (u64, u64, u64, u32) {
     let engine = b.engine();
     let chunk = engine.chunk_log2_max();
@@ -165,30 +183,39 @@ fn push_compress(
     if ty != ElemType::Raw(b.elem()) || codec != Codec::Zvc {
         desc.control = with_type_and_codec(desc.control, ty.code(), codec == Codec::ZvcX);
     }
+    if !crc {
+        desc.control = cdma_spec::desc::CTRL_NO_CRC.set(u64::from(desc.control), 1) as u32;
+    }
     b.push(desc, label, Some(codes::OK));
     (src, dst, meta, parts.payload.len() as u32)
 }
 
 /// One large DECOMPRESS of the model's frame of `data` (coded as `ct` says), alone in its
-/// chain: the write side of the throughput goal.
+/// chain: the write side of the throughput goal. With `crc` false the frame has no CRCs.
 pub fn throughput_decompress(
     engine: &EngineConfig,
     ct: CodecType,
     data: &[u8],
     seed: u64,
+    crc: bool,
 ) -> Scenario {
     let mut b = builder_of_width(
-        &format!("throughput DECOMPRESS {}", codec_type_name(ct)),
+        &format!(
+            "throughput DECOMPRESS {}{}",
+            codec_type_name(ct),
+            crc_suffix(crc)
+        ),
         engine,
         ct.1.width(),
         seed,
         window_for(data.len() as u64),
     );
-    // A version 4 frame on an engine with CRC32C: its checks run at line rate too.
+    // A version 4 frame on an engine with CRC32C (unless `crc` is false): its checks run at
+    // line rate too.
     let f = place_frame_crc(
         &mut b,
         data,
-        (ct, engine.chunk_log2_max(), engine.has_crc()),
+        (ct, engine.chunk_log2_max(), engine.has_crc() && crc),
         "d0 DECOMPRESS",
         |_, _| {},
     );
