@@ -27,6 +27,11 @@
 //!   (`wr_jump` back to the payload address it tracks). `wr_close` is asked of the producer
 //!   rather than closing the burst when the jump arrives because the beat before the jump is
 //!   already in the W FIFO without its burst-last flag by then.
+//! * **The top of the address space.** No burst reaches the last beat of the 64-bit address
+//!   space (docs/DESCRIPTORS.md: such an access fails): in the top 4 KiB page a burst closes
+//!   one beat early, before the beat at `2^64 - BB`; that beat and every beat of the stream
+//!   after it are taken and dropped, and the stream ends with `wr_err` as if a slave had
+//!   answered DECERR. So a stream never wraps around to address 0.
 //! * **Write latency.** A beat written into the FIFO can leave on W two cycles later.
 //! * **Abort.** `abort` (pulse or level): no further beat and no new stream is taken; bursts
 //!   already closed (AW issued or presented) get all their W beats, as AXI requires, and their
@@ -137,6 +142,8 @@ macro_rules! axi_write_master {
             // --- stream state
             open: DFF<Bit>,
             last_in: DFF<Bit>,
+            // the stream reached the top beat: the rest of its beats are dropped
+            past_top: DFF<Bit>,
             aborting: DFF<Bit>,
             err: DFF<Bit>,
             // --- the burst being filled: start address, beats so far; address of the next beat
@@ -168,6 +175,9 @@ macro_rules! axi_write_master {
             w_bytes_q: DFF<Bits<8>>,
             // --- locals
             dropping: Signal<Local, Bit>,
+            take: Signal<Local, Bit>,
+            at_top: Signal<Local, Bit>,
+            top_page: Signal<Local, Bit>,
             beat_addr: Signal<Local, Bits<64>>,
             burst_addr: Signal<Local, Bits<64>>,
             f_full: Signal<Local, Bit>,
@@ -190,6 +200,8 @@ macro_rules! axi_write_master {
             zero16: Constant<Bits<16>>,
             wbm_m1: Constant<Bits<8>>,
             bb64: Constant<Bits<64>>,
+            top_beat: Constant<Bits<64>>,
+            page_ones: Constant<Bits<52>>,
             beat_mask: Constant<Bits<8>>,
             size: Constant<Bits<3>>,
             incr: Constant<Bits<2>>,
@@ -255,6 +267,7 @@ macro_rules! axi_write_master {
                     w_bytes: Default::default(),
                     open: Default::default(),
                     last_in: Default::default(),
+                    past_top: Default::default(),
                     aborting: Default::default(),
                     err: Default::default(),
                     f_addr: Default::default(),
@@ -278,6 +291,9 @@ macro_rules! axi_write_master {
                     strb_count: Default::default(),
                     w_bytes_q: Default::default(),
                     dropping: Default::default(),
+                    take: Default::default(),
+                    at_top: Default::default(),
+                    top_page: Default::default(),
                     beat_addr: Default::default(),
                     burst_addr: Default::default(),
                     f_full: Default::default(),
@@ -299,6 +315,8 @@ macro_rules! axi_write_master {
                     zero16: Constant::new(0u64.into()),
                     wbm_m1: Constant::new((wr_burst_max as u64 - 1).into()),
                     bb64: Constant::new(bb.into()),
+                    top_beat: Constant::new((0u64.wrapping_sub(bb)).into()),
+                    page_ones: Constant::new(((1u64 << 52) - 1).into()),
                     beat_mask: Constant::new(((4096u64 >> $lg) - 1).into()),
                     size: Constant::new(($lg as u64).into()),
                     incr: Constant::new(1u64.into()),
@@ -318,7 +336,7 @@ macro_rules! axi_write_master {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, open, last_in, aborting, err, f_addr, f_cnt, next_addr, aw_valid, aw_addr,
+                    self, clock, open, last_in, past_top, aborting, err, f_addr, f_cnt, next_addr, aw_valid, aw_addr,
                     aw_len, aw1_valid, aw1_addr, aw1_len, w_bursts, b_out, wp, wpd, rp, w_bytes_q
                 );
                 self.ram_data.write_clock.next = self.clock.val();
@@ -345,9 +363,16 @@ macro_rules! axi_write_master {
                 }
                 // ---- where the burst being filled must close: WR_BURST_MAX beats, or the
                 // beat before the 4 KiB boundary (beats left in the page - 1 = the inverted
-                // beat index of its start)
+                // beat index of its start); in the top page one beat earlier, before the top
+                // beat (a burst starting there is dropped, its cap does not matter)
                 self.boundary_m1.next =
                     (!self.burst_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
+                self.top_page.next = self.burst_addr.val().get_bits::<52>(12) == self.page_ones.val();
+                if self.top_page.val() {
+                    self.boundary_m1.next = ((!self.burst_addr.val().get_bits::<8>($lg))
+                        & self.beat_mask.val())
+                        - self.one8.val();
+                }
                 self.cut.next = self.boundary_m1.val() < self.wbm_m1.val();
                 self.cap.next = self.wbm_m1.val();
                 if self.cut.val() {
@@ -360,7 +385,17 @@ macro_rules! axi_write_master {
                     & !self.f_full.val()
                     & !self.aw1_valid.q.val()
                     & !self.rst.val();
-                self.write.next = self.wr_valid.val() & self.wr_ready.val();
+                // A beat at the top beat, and every beat after it, is taken and dropped.
+                self.take.next = self.wr_valid.val() & self.wr_ready.val();
+                self.at_top.next = self.beat_addr.val() == self.top_beat.val();
+                self.write.next = self.take.val() & !self.at_top.val() & !self.past_top.q.val();
+                if self.take.val() & (self.at_top.val() | self.past_top.q.val()) {
+                    self.past_top.d.next = true;
+                    self.err.d.next = true;
+                    if self.wr_last.val() {
+                        self.last_in.d.next = true;
+                    }
+                }
                 self.closes.next = self.write.val()
                     & (self.wr_last.val()
                         | self.wr_close.val()
@@ -461,6 +496,7 @@ macro_rules! axi_write_master {
                     self.next_addr.d.next = self.wr_req_addr.val();
                     self.f_cnt.d.next = self.zero8.val();
                     self.err.d.next = false;
+                    self.past_top.d.next = false;
                 }
                 // ---- abort: once every closed burst has sent its W beats and got its B,
                 // drop the unclosed burst's beats and close the stream
@@ -476,6 +512,7 @@ macro_rules! axi_write_master {
                     self.aborting.d.next = false;
                     self.open.d.next = false;
                     self.last_in.d.next = false;
+                    self.past_top.d.next = false;
                     self.err.d.next = false;
                     self.f_cnt.d.next = self.zero8.val();
                     self.rp.d.next = self.wp.q.val();
@@ -483,6 +520,7 @@ macro_rules! axi_write_master {
                 if self.rst.val() {
                     self.open.d.next = false;
                     self.last_in.d.next = false;
+                    self.past_top.d.next = false;
                     self.aborting.d.next = false;
                     self.err.d.next = false;
                     self.f_cnt.d.next = self.zero8.val();

@@ -53,7 +53,8 @@ macro_rules! axi_write_tests {
                 for (k, &(addr, beats)) in stream.iter().enumerate() {
                     for i in 0..beats {
                         let close = i + 1 == beats && k + 1 < stream.len();
-                        v.push((addr + i * BB, k > 0 && i == 0, close));
+                        // (Wrapping: a stream may run past the top of the address space.)
+                        v.push((addr.wrapping_add(i * BB), k > 0 && i == 0, close));
                     }
                 }
                 v
@@ -171,6 +172,11 @@ macro_rules! axi_write_tests {
                         assert!(
                             (aw.addr & 0xFFF) + aw.beats * BB <= 4096,
                             "burst crosses 4 KiB: {aw:?}"
+                        );
+                        assert!(
+                            u128::from(aw.addr) + u128::from(aw.beats * BB)
+                                <= (1u128 << 64) - u128::from(BB),
+                            "burst reaches the top beat of the address space: {aw:?}"
                         );
                         assert_eq!(uut.m_axi_awsize.val().to_u64(), $lg);
                         assert_eq!(uut.m_axi_awburst.val().to_u64(), 1);
@@ -323,6 +329,44 @@ macro_rules! axi_write_tests {
                 check_mem(&o, &plain(&streams));
                 let errs: Vec<(usize, bool)> = o.done.iter().map(|d| (d.0, d.1)).collect();
                 assert_eq!(errs, vec![(0, false), (1, false), (2, true), (3, false)]);
+            }
+
+            /// A stream running into the top of the address space: the bursts stop before
+            /// the top beat, that beat and the wrapped ones after it are dropped, the stream
+            /// ends with an error; the next stream is written normally.
+            #[test]
+            fn a_stream_stops_short_of_the_top_beat_with_an_error() {
+                let top = 0u64.wrapping_sub(BB);
+                let streams = vec![(top - 4 * BB, 7), (0x2000, 3)];
+                let s = Scenario {
+                    wbm: 16,
+                    streams: plain(&streams),
+                    wr_valid_pct: 70,
+                    aw_ready_pct: 60,
+                    w_ready_pct: 60,
+                    b_valid_pct: 60,
+                    latency: 3,
+                    err_range: (0, 0),
+                    abort_at: None,
+                    seed: 5,
+                };
+                let o = run(&s);
+                assert_eq!(
+                    o.aws,
+                    vec![
+                        Aw {
+                            addr: top - 4 * BB,
+                            beats: 4
+                        },
+                        Aw {
+                            addr: 0x2000,
+                            beats: 3
+                        }
+                    ]
+                );
+                check_mem(&o, &plain(&[(top - 4 * BB, 4), (0x2000, 3)]));
+                let errs: Vec<(usize, bool)> = o.done.iter().map(|d| (d.0, d.1)).collect();
+                assert_eq!(errs, vec![(0, true), (1, false)]);
             }
 
             #[test]
