@@ -229,13 +229,10 @@ pub fn interrupt_case(
         window: AFTER_ABORT_WINDOW,
         ..RandomOpts::default()
     };
-    let (what, group) = match how {
-        Interruption::Abort => ("abort", "dma-abort"),
-        Interruption::Reset => ("reset", "dma-reset"),
-    };
+    let what = how.name();
     DmaCase {
         name: interrupt_name(how, after, seed),
-        group: group.into(),
+        group: format!("dma-{what}"),
         abort: Some(AbortPlan {
             how,
             after,
@@ -247,11 +244,7 @@ pub fn interrupt_case(
 }
 
 fn interrupt_name(how: Interruption, after: u64, seed: u64) -> String {
-    let what = match how {
-        Interruption::Abort => "abort",
-        Interruption::Reset => "reset",
-    };
-    format!("{what} after {after} cycles (seed {seed})")
+    format!("{} after {after} cycles (seed {seed})", how.name())
 }
 
 /// `n` chains over `tensors`, each aborted or reset (alternately) at a random cycle of its

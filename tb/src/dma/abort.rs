@@ -36,10 +36,7 @@ impl DmaBench {
         let after_csr = self.snapshot()?;
         // Which descriptors finished: status words started zero, so `done` is the engine's.
         let words = self.status_words(scn);
-        let k = words
-            .iter()
-            .take_while(|w| status_code(**w).is_some())
-            .count();
+        let k = done_prefix(&words);
         let mut notes = vec![format!(
             "abort written at cycle {} after the doorbell; idle {idle_after} cycles later; {k} of {} descriptors done",
             t_abort - t0,
@@ -103,6 +100,15 @@ impl DmaBench {
             })
             .collect()
     }
+}
+
+/// Descriptors of a chain cut short that finished: the leading status words that say done
+/// (they started zero, so `done` is the engine's).
+pub(super) fn done_prefix(words: &[u32]) -> usize {
+    words
+        .iter()
+        .take_while(|w| status_code(**w).is_some())
+        .count()
 }
 
 /// What memory holds when `scn`'s chain was cut while descriptor `k` ran: the model's chain

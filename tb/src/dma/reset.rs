@@ -5,10 +5,10 @@
 //! bursts in flight: AXI has no way to cancel a burst, so a master reset alone would leave
 //! the slave waiting for W beats or holding R beats nobody takes.
 
-use super::abort::cut_at;
+use super::abort::{cut_at, done_prefix};
 use super::bench::DmaBench;
 use super::report::{stats_delta, RunReport};
-use crate::dma_check::{status_code, Mismatch};
+use crate::dma_check::Mismatch;
 use crate::dma_scenario::Scenario;
 use crate::error::TbError;
 use cdma_spec::csr;
@@ -30,11 +30,7 @@ impl DmaBench {
         let cycles = self.axi.mem.cycle() - t0;
         self.reset();
         let after_csr = self.snapshot()?;
-        let words = self.status_words(scn);
-        let k = words
-            .iter()
-            .take_while(|w| status_code(**w).is_some())
-            .count();
+        let k = done_prefix(&self.status_words(scn));
         let exp = cut_at(scn, k);
         let mut mismatches = self.bus_and_memory(scn, &exp, &marks);
         // Every register that reads its reset value (not HWCFG: configuration, not DOORBELL:

@@ -16,6 +16,16 @@ pub enum Interruption {
     Reset,
 }
 
+impl Interruption {
+    /// `abort` or `reset` (case names and groups: `dma-abort`, `dma-reset`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Interruption::Abort => "abort",
+            Interruption::Reset => "reset",
+        }
+    }
+}
+
 /// An abort or a reset to aim at a case's chain, and the chain to run after it.
 #[derive(Clone, Debug)]
 pub struct AbortPlan {
