@@ -365,8 +365,16 @@ fn apply(
             });
         }
         Fault::TopOfMemory => {
+            // The source, destination or metadata within four beats of the top, or the next
+            // descriptor in the top beat.
             let back = bb * rng.gen_range(0..4);
-            c.dst_addr = (u64::MAX - back) & !(bb - 1);
+            let at = (u64::MAX - back) & !(bb - 1);
+            match rng.gen_range(0..4) {
+                0 => c.dst_addr = at,
+                1 => c.src_addr = at,
+                2 => c.meta_addr = at,
+                _ => c.next = u64::MAX & !63,
+            }
         }
     }
     dd.faults.push(f);

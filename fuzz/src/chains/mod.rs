@@ -46,7 +46,8 @@ pub enum Fault {
     Frame,
     /// A read or write error on part of a region.
     BusError,
-    /// A destination at the very top of the address space.
+    /// A source, destination or metadata region at the very top of the address space, or
+    /// the next descriptor there.
     TopOfMemory,
 }
 

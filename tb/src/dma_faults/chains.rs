@@ -7,6 +7,7 @@ use cdma_model::{Codec, ElemType, ElemWidth};
 use super::bus::{bus_fault, stop_on_error, Target};
 use super::desc::{bad_desc, dst_overflow, DescFault, Overflow};
 use super::frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
+use super::order::{stream_race, Race};
 use super::parts::{builder_of_width, compress_regions, place_frame_crc, push_decompress};
 use super::zvcx::{zvcx_fault, ZvcxFault};
 use crate::axi::Resp;
@@ -73,6 +74,13 @@ pub fn all_faults(engine: &EngineConfig, seed: u64) -> Vec<Scenario> {
             seed_for(&|_| true).expect("any width"),
             o,
         ));
+    }
+    for r in Race::ALL {
+        let s = seed_for(&|_| true).expect("any width");
+        v.push(stream_race(engine, s, r, false));
+        if engine.has_zvcx() {
+            v.push(stream_race(engine, s, r, true));
+        }
     }
     for f in DescFault::ALL {
         if let Some(s) = seed_for(&|e| f.applies(engine, e)) {

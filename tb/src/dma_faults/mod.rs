@@ -14,6 +14,7 @@ mod bus;
 mod chains;
 mod desc;
 mod frame;
+mod order;
 mod parts;
 mod zvcx;
 
@@ -24,6 +25,7 @@ pub use chains::{
 };
 pub use desc::{bad_desc, dst_overflow, DescFault, Overflow};
 pub use frame::{bad_header, bad_index, bad_payload, mask_past_end, HeaderFault, IndexFault};
+pub use order::{stream_race, Race};
 pub use parts::relu_data;
 pub use zvcx::{zvcx_fault, ZvcxFault};
 

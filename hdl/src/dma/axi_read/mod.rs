@@ -22,7 +22,13 @@
 //!   (the request in progress is dropped; an AR already presented stays valid until taken, as
 //!   AXI requires), every R beat is dropped with `rready` high until each outstanding burst's
 //!   RLAST arrived; then `idle` rises and the block accepts requests again.
-//! * **`idle`**: no request in progress and no burst outstanding.
+//! * **The top of the address space.** No burst reaches the last beat of the 64-bit address
+//!   space (docs/DESCRIPTORS.md: such an access fails): in the top 4 KiB page a burst ends one
+//!   beat early, before the beat at `2^64 - BB`; the request's beats from there on (the top
+//!   beat and any that would wrap to address 0) are not put on the bus but delivered, after
+//!   the data of the bursts before them, as beats with `rd_err` set and data 0, as if a slave
+//!   had answered DECERR. So a request never wraps around to address 0.
+//! * **`idle`**: no request in progress, no burst outstanding and no such beat left.
 //!
 //! AR fields: `arid = 0`, `arsize = log2(BB)`, `arburst = INCR`, `arcache = 0b0011`
 //! (normal non-cacheable bufferable), `arprot = 0`. `rid` is ignored (single ID).
@@ -117,6 +123,10 @@ macro_rules! axi_read_master {
             outstanding: DFF<Bits<5>>,
             flags: DFF<Bits<16>>,
             aborting: DFF<Bit>,
+            // --- the request reached the top beat: `top_left` error beats of its own to
+            // deliver once the bursts before them are out
+            past_top: DFF<Bit>,
+            top_left: DFF<Bits<32>>,
             // --- R input buffer: two entries (head `r0_*`), count
             rb_cnt: DFF<Bits<2>>,
             r0_data: DFF<Bits<$dw>>,
@@ -138,6 +148,10 @@ macro_rules! axi_read_master {
             len_m1: Signal<Local, Bits<32>>,
             dropping: Signal<Local, Bit>,
             issue: Signal<Local, Bit>,
+            top_page: Signal<Local, Bit>,
+            at_top: Signal<Local, Bit>,
+            top_out: Signal<Local, Bit>,
+            top_pop: Signal<Local, Bit>,
             pop: Signal<Local, Bit>,
             cnt_after_pop: Signal<Local, Bits<5>>,
             flags_after_pop: Signal<Local, Bits<16>>,
@@ -150,6 +164,9 @@ macro_rules! axi_read_master {
             one32: Constant<Bits<32>>,
             one64: Constant<Bits<64>>,
             page_off: Constant<Bits<64>>,
+            page_ones: Constant<Bits<52>>,
+            top_beat: Constant<Bits<64>>,
+            zero_data: Constant<Bits<$dw>>,
             beat_mask: Constant<Bits<32>>,
             size: Constant<Bits<3>>,
             incr: Constant<Bits<2>>,
@@ -210,6 +227,8 @@ macro_rules! axi_read_master {
                     outstanding: Default::default(),
                     flags: Default::default(),
                     aborting: Default::default(),
+                    past_top: Default::default(),
+                    top_left: Default::default(),
                     rb_cnt: Default::default(),
                     r0_data: Default::default(),
                     r0_last: Default::default(),
@@ -229,6 +248,10 @@ macro_rules! axi_read_master {
                     len_m1: Default::default(),
                     dropping: Default::default(),
                     issue: Default::default(),
+                    top_page: Default::default(),
+                    at_top: Default::default(),
+                    top_out: Default::default(),
+                    top_pop: Default::default(),
                     pop: Default::default(),
                     cnt_after_pop: Default::default(),
                     flags_after_pop: Default::default(),
@@ -240,6 +263,9 @@ macro_rules! axi_read_master {
                     one32: Constant::new(1u64.into()),
                     one64: Constant::new(1u64.into()),
                     page_off: Constant::new(0xFFFu64.into()),
+                    page_ones: Constant::new(((1u64 << 52) - 1).into()),
+                    top_beat: Constant::new((0u64.wrapping_sub(1 << $lg)).into()),
+                    zero_data: Constant::new(0u64.into()),
                     beat_mask: Constant::new(((4096u64 >> $lg) - 1).into()),
                     size: Constant::new(($lg as u64).into()),
                     incr: Constant::new(1u64.into()),
@@ -260,7 +286,7 @@ macro_rules! axi_read_master {
             fn update(&mut self) {
                 dff_setup!(
                     self, clock, req_active, cur_addr, rem, ar_valid, ar_addr, ar_len,
-                    outstanding, flags, aborting, rb_cnt, r0_data, r0_last, r0_err, r1_data,
+                    outstanding, flags, aborting, past_top, top_left, rb_cnt, r0_data, r0_last, r0_err, r1_data,
                     r1_last, r1_err
                 );
                 // ---- the next burst of the request in progress: to the 4 KiB boundary
@@ -268,6 +294,16 @@ macro_rules! axi_read_master {
                 // (all in 32 bits: the part-select is the beat index, zero-extended)
                 self.boundary_m1.next =
                     (!self.cur_addr.q.val().get_bits::<32>($lg)) & self.beat_mask.val();
+                // In the top page the burst ends before the top beat; a request at the top
+                // beat issues no burst (`at_top`: its beats are delivered as errors).
+                self.top_page.next =
+                    self.cur_addr.q.val().get_bits::<52>(12) == self.page_ones.val();
+                self.at_top.next = self.cur_addr.q.val() == self.top_beat.val();
+                if self.top_page.val() {
+                    self.boundary_m1.next = ((!self.cur_addr.q.val().get_bits::<32>($lg))
+                        & self.beat_mask.val())
+                        - self.one32.val();
+                }
                 self.rem_m1.next = self.rem.q.val() - self.one32.val();
                 self.big.next = self.rem_m1.val() > self.boundary_m1.val();
                 self.len_m1.next = self.rem_m1.val();
@@ -278,7 +314,13 @@ macro_rules! axi_read_master {
                 self.issue.next = self.req_active.q.val()
                     & (!self.ar_valid.q.val() | self.m_axi_arready.val())
                     & (self.outstanding.q.val() < self.rif.val())
-                    & !self.dropping.val();
+                    & !self.dropping.val()
+                    & !self.at_top.val();
+                if self.req_active.q.val() & self.at_top.val() & !self.dropping.val() {
+                    self.req_active.d.next = false;
+                    self.past_top.d.next = true;
+                    self.top_left.d.next = self.rem.q.val();
+                }
                 // ---- AR register
                 if self.ar_valid.q.val() & self.m_axi_arready.val() {
                     self.ar_valid.d.next = false;
@@ -287,9 +329,13 @@ macro_rules! axi_read_master {
                     self.ar_valid.d.next = true;
                     self.ar_addr.d.next = self.cur_addr.q.val();
                     self.ar_len.d.next = self.len_m1.val().get_bits::<8>(0);
-                    // Only a burst that ends at the boundary is followed by another.
+                    // Only a burst that ends at the boundary is followed by another (in the
+                    // top page: by the top beat).
                     self.cur_addr.d.next = (self.cur_addr.q.val() | self.page_off.val())
                         + self.one64.val();
+                    if self.top_page.val() {
+                        self.cur_addr.d.next = self.top_beat.val();
+                    }
                     self.rem.d.next = self.rem_m1.val() - self.len_m1.val();
                     if !self.big.val() {
                         self.req_active.d.next = false;
@@ -346,8 +392,10 @@ macro_rules! axi_read_master {
                     }
                 }
                 // ---- requests
-                self.rd_req_ready.next =
-                    !self.req_active.q.val() & !self.dropping.val() & !self.rst.val();
+                self.rd_req_ready.next = !self.req_active.q.val()
+                    & !self.past_top.q.val()
+                    & !self.dropping.val()
+                    & !self.rst.val();
                 if self.rd_req_valid.val() & self.rd_req_ready.val() {
                     self.req_active.d.next = self.rd_req_beats.val().any();
                     self.cur_addr.d.next = self.rd_req_addr.val();
@@ -357,6 +405,7 @@ macro_rules! axi_read_master {
                 if self.abort.val() {
                     self.aborting.d.next = true;
                     self.req_active.d.next = false;
+                    self.past_top.d.next = false;
                 } else if self.outstanding.q.val() == self.zero5.val() {
                     self.aborting.d.next = false;
                 }
@@ -366,15 +415,33 @@ macro_rules! axi_read_master {
                     self.outstanding.d.next = self.zero5.val();
                     self.flags.d.next = self.zero16.val();
                     self.aborting.d.next = false;
+                    self.past_top.d.next = false;
                     self.rb_cnt.d.next = self.zero2.val();
                 }
                 self.idle.next = !self.req_active.q.val()
+                    & !self.past_top.q.val()
                     & (self.outstanding.q.val() == self.zero5.val());
-                // ---- beat stream from the buffer head
-                self.rd_valid.next = self.rb_head.val() & !self.dropping.val();
+                // ---- beat stream from the buffer head, then the request's beats past the
+                // top once every burst before them is out
+                self.top_out.next = self.past_top.q.val()
+                    & (self.outstanding.q.val() == self.zero5.val())
+                    & !self.rb_head.val();
+                self.rd_valid.next = (self.rb_head.val() | self.top_out.val()) & !self.dropping.val();
                 self.rd_data.next = self.r0_data.q.val();
                 self.rd_last.next = self.r0_last.q.val() & self.flags.q.val().get_bit(0);
                 self.rd_err.next = self.r0_err.q.val();
+                self.top_pop.next = self.top_out.val() & self.rd_ready.val() & !self.dropping.val();
+                if self.top_out.val() {
+                    self.rd_data.next = self.zero_data.val();
+                    self.rd_last.next = self.top_left.q.val() == self.one32.val();
+                    self.rd_err.next = true;
+                }
+                if self.top_pop.val() {
+                    self.top_left.d.next = self.top_left.q.val() - self.one32.val();
+                    if self.top_left.q.val() == self.one32.val() {
+                        self.past_top.d.next = false;
+                    }
+                }
                 // ---- AR outputs
                 self.m_axi_arid.next = false;
                 self.m_axi_araddr.next = self.ar_addr.q.val();

@@ -15,6 +15,11 @@ macro_rules! axi_read_tests {
 
             const BB: u64 = 1 << $lg;
 
+            /// The address recorded for a beat the master made up itself (data 0, `rd_err`:
+            /// a beat at or past the top of the address space); no bus beat is at an odd
+            /// address.
+            const GENERATED: u64 = 1;
+
             /// Beat data the slave returns for the beat at `addr`: the address in the low 64 bits
             /// and its complement in the top 64, so order and identity are both visible.
             fn beat_data(addr: u64) -> Bits<$dw> {
@@ -128,6 +133,10 @@ macro_rules! axi_read_tests {
                             (ar.addr & 0xFFF) + ar.beats * BB <= 4096,
                             "burst crosses 4 KiB: {ar:?}"
                         );
+                        assert!(
+                            ar.addr.checked_add(ar.beats * BB).is_some(),
+                            "burst reaches the top beat: {ar:?}"
+                        );
                         assert_eq!(uut.m_axi_arsize.val().to_u64(), $lg);
                         assert_eq!(uut.m_axi_arburst.val().to_u64(), 1);
                         assert_eq!(uut.m_axi_arcache.val().to_u64(), 3);
@@ -150,8 +159,13 @@ macro_rules! axi_read_tests {
                     if uut.rd_valid.val() && uut.rd_ready.val() {
                         assert!(!aborted, "beat delivered after abort");
                         let d = uut.rd_data.val();
-                        let a = d.get_bits::<64>(0).to_u64();
-                        assert_eq!(d, beat_data(a), "corrupted beat");
+                        let mut a = d.get_bits::<64>(0).to_u64();
+                        if d == Bits::<$dw>::from(0u64) {
+                            assert!(uut.rd_err.val(), "a beat of zeros without an error");
+                            a = GENERATED;
+                        } else {
+                            assert_eq!(d, beat_data(a), "corrupted beat");
+                        }
                         o.beats
                             .push((a, uut.rd_last.val(), uut.rd_err.val(), cycle));
                     }
@@ -246,6 +260,71 @@ macro_rules! axi_read_tests {
                 assert_eq!(strip(&o.beats), expected_beats(&reqs, s.err_range));
                 assert!(o.beats.iter().any(|b| b.2), "no error beat exercised");
                 assert_eq!(o.max_outstanding, 3, "never reached READS_IN_FLIGHT");
+            }
+
+            #[test]
+            fn a_request_stops_short_of_the_top_beat_with_errors() {
+                // The top beat is at 2^64 - BB: a request from 3 beats below it for 6 beats
+                // reads those 3 (one burst, ending before the top beat), then delivers 3 error
+                // beats (the top beat and two that would wrap to 0) of its own; the next
+                // request still works. A request at the top beat itself reads nothing; one in
+                // the top page that ends before the top beat is read whole.
+                let top = 0u64.wrapping_sub(BB);
+                for (rif, seed) in [(1, 3), (4, 4)] {
+                    let reqs = vec![
+                        (top - 3 * BB, 6),
+                        (0x3000, 2),
+                        (top, 2),
+                        (top - 0x800, 4),
+                        (top - 2 * BB, 2),
+                    ];
+                    let s = Scenario {
+                        rif,
+                        reqs: reqs.clone(),
+                        ar_ready_pct: 60,
+                        r_valid_pct: 70,
+                        rd_ready_pct: 60,
+                        latency: 4,
+                        err_range: (0, 0),
+                        abort_at: None,
+                        seed,
+                    };
+                    let o = run(&s);
+                    let ars = vec![
+                        Ar {
+                            addr: top - 3 * BB,
+                            beats: 3,
+                        },
+                        Ar {
+                            addr: 0x3000,
+                            beats: 2,
+                        },
+                        Ar {
+                            addr: top - 0x800,
+                            beats: 4,
+                        },
+                        Ar {
+                            addr: top - 2 * BB,
+                            beats: 2,
+                        },
+                    ];
+                    assert_eq!(o.ars, ars);
+                    let g = |last| (GENERATED, last, true);
+                    let mut want = vec![
+                        (top - 3 * BB, false, false),
+                        (top - 2 * BB, false, false),
+                        (top - BB, false, false),
+                        g(false),
+                        g(false),
+                        g(true),
+                        (0x3000, false, false),
+                        (0x3000 + BB, true, false),
+                        g(false),
+                        g(true),
+                    ];
+                    want.extend(expected_beats(&reqs[3..], (0, 0)));
+                    assert_eq!(strip(&o.beats), want);
+                }
             }
 
             #[test]

@@ -172,6 +172,7 @@ macro_rules! controller_default {
                     ixs: Default::default(),
                     mcrc: Default::default(),
                     mpass: Default::default(),
+                    rdh: ReadHold::new(bb),
                     wjoin: Default::default(),
                     djoin: Default::default(),
                     hjoin: Default::default(),

@@ -149,6 +149,7 @@ pub struct IdxStream<
     wv_zero: Constant<Bits<E>>,
     ia_hdr: Constant<Bits<ADDR_BITS>>,
     bb_addr: Constant<Bits<ADDR_BITS>>,
+    top_beat: Constant<Bits<ADDR_BITS>>,
 }
 
 impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const DWM64: usize>
@@ -235,6 +236,7 @@ impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const
             wv_zero: ce(0),
             ia_hdr: ca((hdr_words / e) * BB as u64),
             bb_addr: ca(BB as u64),
+            top_beat: ca(0u64.wrapping_sub(BB as u64)),
         }
     }
 }
@@ -299,6 +301,11 @@ impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const
             self.ic_s.d.next = self.strb.y.val();
             self.ic_a.d.next = self.ia.q.val();
             self.ia.d.next = self.ia.q.val() + self.bb_addr.val();
+            // Index beats never wrap around the address space: from the top beat on they
+            // all go to the top beat, which the write master drops with an error.
+            if self.ia.q.val() == self.top_beat.val() {
+                self.ia.d.next = self.top_beat.val();
+            }
             self.k.d.next = self.k_zero.val();
             self.wv.d.next = self.wv_zero.val();
         }
@@ -359,6 +366,9 @@ impl<const DW: usize, const BB: usize, const E: usize, const DWM32: usize, const
             // The first index beat holds entry 0 after the header slot; nothing waits for
             // insertion; the payload starts at dst_addr.
             self.ia.d.next = self.meta_addr.val() + self.ia_hdr.val();
+            if (self.meta_addr.val() + self.ia_hdr.val()) < self.meta_addr.val() {
+                self.ia.d.next = self.top_beat.val();
+            }
             self.k.d.next = self.k_hdr.val();
             self.wv.d.next = self.wv_zero.val();
             self.icv.d.next = false;

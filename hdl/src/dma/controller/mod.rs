@@ -79,6 +79,7 @@ use idx_stream::IdxStream;
 use index_window::IndexWindow;
 use meta_crc::MetaCrc;
 use meta_pass::MetaPass;
+use read_hold::ReadHold;
 
 /// Bits of the descriptor register above its lowest word.
 const DESC_REST: usize = DESC_BITS - 32;
@@ -156,6 +157,7 @@ mod idx_stream;
 mod index_window;
 mod meta_crc;
 mod meta_pass;
+mod read_hold;
 #[macro_use]
 mod ports;
 #[macro_use]

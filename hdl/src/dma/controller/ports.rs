@@ -255,6 +255,8 @@ macro_rules! controller_struct {
             ixs: IdxStream<$dw, $bb, $e, $dwm32, $dwm64>,
             mcrc: MetaCrc,
             mpass: MetaPass<$dw, $bb, $e, $lge, $lgdw>,
+            // the payload read beats while streaming, and the read error (held on COMPRESS)
+            rdh: ReadHold,
             wjoin: Join<$dwm32, 32, $dw>,
             djoin: Join<DESC_REST, 32, DESC_BITS>,
             hjoin: Join<HDR_REST, 32, HDR_BITS>,

@@ -82,8 +82,7 @@ macro_rules! controller_logic {
                 self.iwin.pr_beats.next = self.pr_beats.q.val();
                 // COMPRESS: whether the index beat being filled has room for an entry.
                 self.idx_room.next = self.ixs.room.val();
-                // A decision taken (Run): its entry is shifted into the index beat and into
-                // the metadata CRC.
+                // A decision taken (Run): its entry goes into the index beat and metadata CRC.
                 self.push_entry.next = (self.state.q.val() == CtlState::Run)
                     & self.is_comp.val()
                     & self.dec_valid.val()
@@ -145,6 +144,15 @@ macro_rules! controller_logic {
                 self.ckis.w_word.next = false;
                 self.ckis.w_crc.next = false;
                 self.ckis.run.next = (self.state.q.val() == CtlState::Run) & self.is_dec.val();
+                self.rdh.clock.next = self.clock.val();
+                self.rdh.run.next = self.state.q.val() == CtlState::Run;
+                self.rdh.comp.next = self.is_comp.val();
+                self.rdh.src_len.next = self.chk.src_len.val();
+                self.rdh.rem.next = self.rem.q.val();
+                self.rdh.size.next = self.size.val();
+                self.rdh.rd_valid.next = self.rd_valid.val();
+                self.rdh.rd_err.next = self.rd_err.val();
+                self.rdh.dp_ready.next = self.dp_rd_ready.val();
                 self.ckis.ck_cnt.next = self.ck_cnt.q.val();
                 self.ckis.wend.next = self.wend.q.val();
                 self.ckis.stopped.next = self.stopped.q.val();
@@ -340,8 +348,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::MetaPass => {
-                        // Version 4: the whole index through the datapath's CRC unit and the
-                        // stored metadata CRC, before any entry is used.
+                        // Version 4: the index through the datapath's CRC unit, before any use.
                         self.rd_req_addr.next = self.mpass.rd_req_addr.val();
                         self.rd_req_beats.next = self.mpass.rd_req_beats.val();
                         self.rd_req_valid.next = self.mpass.rd_req_valid.val();
@@ -370,8 +377,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::IdxWin => {
-                        // Read entries [wbase, wend) of the index (iwin); the output drains
-                        // meanwhile (wr_sel_dp here, in ReadReq and ReadWords).
+                        // Entries [wbase, wend) of the index (iwin); the output drains meanwhile.
                         self.wr_sel_dp.next = self.dstart.q.val();
                         self.wend.d.next = self.iwin.wend.val();
                         self.rmode.d.next = self.rm_idx.val();
@@ -388,8 +394,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::IdxCheck => {
-                        // An index error at entry 0 ends the descriptor before anything is
-                        // written; else the window's payload and commands.
+                        // An index error at entry 0 ends it before any write; else the payload.
                         self.wr_sel_dp.next = self.dstart.q.val();
                         self.req_addr.d.next = self.pr_addr.q.val();
                         self.req_beats.d.next = self.iwin.pay_new.val();
@@ -467,8 +472,8 @@ macro_rules! controller_logic {
                     }
                     CtlState::Run => {
                         self.wr_sel_dp.next = true;
-                        self.rd_ready.next = self.dp_rd_ready.val();
-                        self.dp_rd_valid.next = self.rd_valid.val();
+                        self.rd_ready.next = self.rdh.rd_ready.val();
+                        self.dp_rd_valid.next = self.rdh.dp_valid.val();
                         if self.is_comp.val() {
                             // Decisions pass through as chunk commands if they fit dst_cap and
                             // the index beat has room for their entry (shifted into ws).
@@ -515,8 +520,7 @@ macro_rules! controller_logic {
                                     }
                                     self.state.d.next = CtlState::IdxWin;
                                 } else {
-                                    // The chunks before the failing entry finished, and a
-                                    // cycle later their errors (dp_error) are settled.
+                                    // Chunks before the bad entry done, their dp_error settled.
                                     self.stop_wait.d.next = !self.dp_ck_open.val();
                                     if self.stop_wait.q.val() & !self.dp_ck_open.val() {
                                         self.code.d.next = self.stop_code.q.val();
@@ -550,7 +554,7 @@ macro_rules! controller_logic {
                                 }
                             }
                         }
-                        if self.rd_valid.val() & self.dp_rd_ready.val() & self.rd_err.val() {
+                        if self.rdh.read_error.val() {
                             self.code.d.next = self.e_read.val();
                             self.state.d.next = CtlState::Flush;
                         }
@@ -590,8 +594,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::IdxPad => {
-                        // Shift invalid words into the partial index beat until its entries
-                        // sit in their words.
+                        // Shift invalid words into the partial index beat to place its entries.
                         self.ix_pad.next = self.idx_room.val();
                         if !self.idx_room.val() {
                             self.state.d.next = CtlState::MetaNext;
@@ -673,8 +676,7 @@ macro_rules! controller_logic {
                             self.irq_error_set.next = true;
                         }
                         self.state.d.next = CtlState::End;
-                        // A descriptor that was not read (unaligned, fetch error, abort during
-                        // its fetch) ends here; it counts as visited (docs/DESCRIPTORS.md).
+                        // A descriptor not read (unaligned, fetch error, abort) counts as visited.
                         self.desc_done.next = !self.desc_read.q.val();
                         if self.desc_read.q.val() {
                             // Status write-back: one beat, the 8 bytes at desc + 0x30.
