@@ -373,7 +373,7 @@ fn apply(
                 0 => c.dst_addr = at,
                 1 => c.src_addr = at,
                 2 => c.meta_addr = at,
-                _ => c.next = u64::MAX & !63,
+                _ => c.next = !63,
             }
         }
     }
