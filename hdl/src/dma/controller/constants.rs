@@ -199,6 +199,7 @@ macro_rules! controller_default {
                     hdr_shift: Default::default(),
                     is_comp: Default::default(),
                     is_dec: Default::default(),
+                    rd_hold: Default::default(),
                     rm_desc: c(0),
                     rm_hdr: c(1),
                     rm_idx: c(2),

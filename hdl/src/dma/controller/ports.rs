@@ -284,6 +284,7 @@ macro_rules! controller_struct {
             hdr_shift: Signal<Local, Bit>,
             is_comp: Signal<Local, Bit>,
             is_dec: Signal<Local, Bit>,
+            rd_hold: Signal<Local, Bit>,
             // constants
             rm_desc: Constant<Bits<2>>,
             rm_hdr: Constant<Bits<2>>,

@@ -1,13 +1,12 @@
-//! [`ReadHold`]: the payload read beats between the read master and the datapath while a
-//! descriptor streams (the controller's `Run` state), and when a read error is reported.
+//! [`ReadHold`]: when a COMPRESS read error is reported.
 //!
 //! Errors in earlier chunks win over later ones (docs/DESCRIPTORS.md, after step 8), but the
-//! read side runs ahead of the chunk decisions: on COMPRESS the source of chunk `k + 1` may
-//! come back while chunk `k` is still in the encoder, and chunk `k` may yet overflow
-//! `dst_cap`. So on COMPRESS a beat with a read error is not passed on: it and every beat
-//! behind it wait (`hold`) until every chunk before the beat is decided, and then the read
-//! error is reported (the chunk holding the beat cannot be decided: its beat never came).
-//! COPY and DECOMPRESS report a read error as its beat is taken.
+//! read side runs ahead of the chunk decisions: the source of chunk `k + 1` may come back
+//! while chunk `k` is still in the encoder, and chunk `k` may yet overflow `dst_cap`. So a
+//! beat with a read error is not passed on: it and every beat behind it wait (`hold`; the
+//! controller gates the beats with it) until every chunk before the beat is decided, and then
+//! the read error is reported (`due`; the chunk holding the beat cannot be decided: its beat
+//! never came). COPY and DECOMPRESS report a read error as its beat is taken (the controller).
 //!
 //! Which chunk the held beat is in: `in_left` counts the source bytes not yet passed on (from
 //! `src_len`, down by `BB` per beat), so the held beat starts `src_len - in_left` bytes into
@@ -21,16 +20,15 @@ use rust_hdl::widgets::prelude::DFF;
 
 use super::super::check::LEN_BITS;
 
-/// The read beats of a streaming descriptor and its read error (see the module doc).
+/// When a COMPRESS read error is reported (see the module doc). Both outputs are registers,
+/// so the controller may read them in the same `update` that drives the inputs.
 #[derive(LogicBlock)]
 pub struct ReadHold {
     /// Clock, rising edge.
     pub clock: Signal<In, Clock>,
-    /// Level: the descriptor streams (the controller's `Run` state); beats pass only then.
-    /// Before it (and between DECOMPRESS windows), `in_left` is `src_len` and nothing held.
+    /// Level: a COMPRESS streams (the controller's `Run` state). Before it, `in_left` is
+    /// `src_len` and nothing is held.
     pub run: Signal<In, Bit>,
-    /// The descriptor is a COMPRESS (read errors wait for the chunks before them).
-    pub comp: Signal<In, Bit>,
     /// Source bytes of the descriptor.
     pub src_len: Signal<In, Bits<LEN_BITS>>,
     /// Source bytes of the chunks not yet decided (the controller's `rem`).
@@ -41,16 +39,15 @@ pub struct ReadHold {
     pub rd_valid: Signal<In, Bit>,
     /// Read master beat: its response was an error.
     pub rd_err: Signal<In, Bit>,
-    /// Read master beat: taken (the datapath's `in_ready`, unless held).
-    pub rd_ready: Signal<Out, Bit>,
-    /// Datapath input beat: valid (the read master's, unless held).
-    pub dp_valid: Signal<Out, Bit>,
-    /// Datapath input beat: taken.
+    /// Datapath input: ready (a beat not held passes when valid and ready).
     pub dp_ready: Signal<In, Bit>,
-    /// The descriptor ends with READ_ERROR now (while `run`).
-    pub read_error: Signal<Out, Bit>,
+    /// A read error was seen: its beat and every beat after it are held back.
+    pub hold: Signal<Out, Bit>,
+    /// The held read error is due: every chunk before its beat is decided.
+    pub due: Signal<Out, Bit>,
     in_left: DFF<Bits<LEN_BITS>>,
-    hold: DFF<Bit>,
+    held: DFF<Bit>,
+    due_r: DFF<Bit>,
     hold_now: Signal<Local, Bit>,
     bb: Constant<Bits<LEN_BITS>>,
 }
@@ -61,18 +58,17 @@ impl ReadHold {
         Self {
             clock: Default::default(),
             run: Default::default(),
-            comp: Default::default(),
             src_len: Default::default(),
             rem: Default::default(),
             size: Default::default(),
             rd_valid: Default::default(),
             rd_err: Default::default(),
-            rd_ready: Default::default(),
-            dp_valid: Default::default(),
             dp_ready: Default::default(),
-            read_error: Default::default(),
-            in_left: Default::default(),
             hold: Default::default(),
+            due: Default::default(),
+            in_left: Default::default(),
+            held: Default::default(),
+            due_r: Default::default(),
             hold_now: Default::default(),
             bb: Constant::new((bb as u64).into()),
         }
@@ -82,24 +78,23 @@ impl ReadHold {
 impl Logic for ReadHold {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, in_left, hold);
-        self.hold_now.next =
-            self.comp.val() & (self.hold.q.val() | (self.rd_valid.val() & self.rd_err.val()));
-        self.rd_ready.next = self.run.val() & self.dp_ready.val() & !self.hold_now.val();
-        self.dp_valid.next = self.run.val() & self.rd_valid.val() & !self.hold_now.val();
-        if self.run.val() & self.rd_valid.val() & self.rd_ready.val() {
+        dff_setup!(self, clock, in_left, held, due_r);
+        self.hold_now.next = self.held.q.val() | (self.rd_valid.val() & self.rd_err.val());
+        if self.rd_valid.val() & self.dp_ready.val() & !self.hold_now.val() {
             self.in_left.d.next = self.in_left.q.val() - self.bb.val();
         }
-        if self.run.val() & self.hold_now.val() {
-            self.hold.d.next = true;
+        if self.hold_now.val() {
+            self.held.d.next = true;
         }
-        self.read_error.next = self.run.val()
-            & ((!self.comp.val() & self.rd_valid.val() & self.rd_ready.val() & self.rd_err.val())
-                | (self.hold.q.val()
-                    & ((self.rem.val() - self.in_left.q.val()) < self.size.val())));
+        // (A cycle late: the chunk that needs the held beat cannot be decided meanwhile.)
+        self.due_r.d.next =
+            self.held.q.val() & ((self.rem.val() - self.in_left.q.val()) < self.size.val());
         if !self.run.val() {
             self.in_left.d.next = self.src_len.val();
-            self.hold.d.next = false;
+            self.held.d.next = false;
+            self.due_r.d.next = false;
         }
+        self.hold.next = self.held.q.val();
+        self.due.next = self.due_r.q.val();
     }
 }

@@ -145,8 +145,7 @@ macro_rules! controller_logic {
                 self.ckis.w_crc.next = false;
                 self.ckis.run.next = (self.state.q.val() == CtlState::Run) & self.is_dec.val();
                 self.rdh.clock.next = self.clock.val();
-                self.rdh.run.next = self.state.q.val() == CtlState::Run;
-                self.rdh.comp.next = self.is_comp.val();
+                self.rdh.run.next = (self.state.q.val() == CtlState::Run) & self.is_comp.val();
                 self.rdh.src_len.next = self.chk.src_len.val();
                 self.rdh.rem.next = self.rem.q.val();
                 self.rdh.size.next = self.size.val();
@@ -172,6 +171,7 @@ macro_rules! controller_logic {
                 self.ix_send.next = false;
                 self.abort_out.next = false;
                 self.dp_rd_valid.next = false;
+                self.rd_hold.next = false;
                 self.dp_start.next = false;
                 self.dec_ready.next = false;
                 self.ck_valid.next = false;
@@ -271,9 +271,8 @@ macro_rules! controller_logic {
                                 } else if !(self.w.q.val() < self.iwin.wlo.val())
                                     & !self.stopped.q.val()
                                 {
-                                    // An entry of the window: its beat's response, rules
-                                    // 11-13, the running sum; a good one goes into the RAM,
-                                    // the first bad one stops the windows.
+                                    // An entry: beat response, rules 11-13, running sum; good
+                                    // ones into the RAM, the first bad one stops the windows.
                                     self.arem.d.next = self.arem.q.val() - self.iwin.size.val();
                                     if self.berr.q.val() | self.iwin.bad.val() {
                                         self.stopped.d.next = true;
@@ -362,8 +361,7 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::MetaHdr => {
-                        // The header's four quarters after the index; then the metadata CRC
-                        // goes in after the index (COMPRESS) or must be the stored one.
+                        // The header's quarters after the index; the CRC written or checked.
                         if self.mcrc.hlast.val() & self.is_comp.val() {
                             self.ix_fin.next = true;
                             self.mc_done.d.next = true;
@@ -472,11 +470,12 @@ macro_rules! controller_logic {
                     }
                     CtlState::Run => {
                         self.wr_sel_dp.next = true;
-                        self.rd_ready.next = self.rdh.rd_ready.val();
-                        self.dp_rd_valid.next = self.rdh.dp_valid.val();
+                        self.rd_hold.next = self.is_comp.val()
+                            & (self.rdh.hold.val() | (self.rd_valid.val() & self.rd_err.val()));
+                        self.rd_ready.next = self.dp_rd_ready.val() & !self.rd_hold.val();
+                        self.dp_rd_valid.next = self.rd_valid.val() & !self.rd_hold.val();
                         if self.is_comp.val() {
-                            // Decisions pass through as chunk commands if they fit dst_cap and
-                            // the index beat has room for their entry (shifted into ws).
+                            // Decisions become chunk commands if dst_cap and the index beat fit.
                             self.ck_stored_len.next = self.dec_stored_len.val();
                             self.ck_raw.next = self.dec_raw.val();
                             self.ck_chunk_len.next = self.size.val();
@@ -502,9 +501,8 @@ macro_rules! controller_logic {
                             if self.rd_valid.val() & self.dp_rd_ready.val() {
                                 self.pay_out.d.next = self.pay_out.q.val() - self.one32.val();
                             }
-                            // The window's commands issued and its payload delivered: the next
-                            // window, or (an entry failed) the failure once the chunks before
-                            // it are written.
+                            // Window's commands out, payload delivered: the next window, or
+                            // (an entry failed) the failure once the chunks before it are done.
                             if !self.ckis.busy.val()
                                 & self.ckis.at_lim.val()
                                 & (self.ck_cnt.q.val() != self.n.q.val())
@@ -554,7 +552,10 @@ macro_rules! controller_logic {
                                 }
                             }
                         }
-                        if self.rdh.read_error.val() {
+                        if (self.rd_valid.val() & self.dp_rd_ready.val() & self.rd_err.val())
+                            & !self.is_comp.val()
+                            | self.rdh.due.val()
+                        {
                             self.code.d.next = self.e_read.val();
                             self.state.d.next = CtlState::Flush;
                         }
@@ -574,9 +575,8 @@ macro_rules! controller_logic {
                         }
                     }
                     CtlState::MetaNext => {
-                        // The final stream's next beat: the complete index beat waiting, the
-                        // one in ib once complete (a partial one padded first), then the
-                        // header beat, last.
+                        // The final stream: the complete index beat waiting, the one in ib
+                        // (a partial one padded first), then the header beat, last.
                         if self.ixs.ic_v.val() {
                             self.state.d.next = CtlState::SendIc;
                         } else if !self.idx_room.val() {
