@@ -7,13 +7,12 @@
 use cdma_model::dma::{codes, with_type_and_codec, EngineConfig, ErrorCode};
 use cdma_model::layout::{IndexEntry, HEADER_LEN};
 use cdma_model::{Codec, ElemType};
-use rand::Rng;
 
 use super::parts::{
     builder, compress_regions, good_copy, place_frame, push_decompress, relu_data, stored_offset,
 };
+use super::zvcx::float_of;
 use crate::axi::{Access, ErrorRange, Resp};
-use crate::dma_scenario::random::floats_of;
 use crate::dma_scenario::{compress_desc, frame_parts_with, Scenario};
 
 /// Which two errors race.
@@ -65,8 +64,7 @@ pub fn stream_race(engine: &EngineConfig, seed: u64, race: Race, zvcx: bool) -> 
     match race {
         Race::OverflowThenReadError | Race::ReadErrorThenOverflow => {
             let ty = if zvcx {
-                let floats = floats_of(elem);
-                floats[b.rng.gen_range(0..floats.len())]
+                float_of(elem, &mut b.rng)
             } else {
                 ElemType::Raw(elem)
             };

@@ -36,7 +36,7 @@ impl ZvcxFault {
 }
 
 /// A float type of `elem`'s width (the ZVC-X frames' element type).
-fn float_of(elem: ElemWidth, rng: &mut impl Rng) -> ElemType {
+pub(super) fn float_of(elem: ElemWidth, rng: &mut impl Rng) -> ElemType {
     let floats = floats_of(elem);
     floats[rng.gen_range(0..floats.len())]
 }
