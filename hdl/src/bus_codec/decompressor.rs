@@ -12,11 +12,17 @@
 //!   flags of the beat's lane layout ([`LaneKeep`], the compressor's layout), the
 //!   [`ByteExpand`] network moves the window's bytes there, [`SlotDrop`] takes the data bytes
 //!   out; the kept lanes are the bytes used. A raw chunk keeps every byte.
-//! * **Checks** (`error`, sticky until `rst`; afterwards every input is taken and dropped and
-//!   nothing more comes out, so the source never hangs): a beat needs more bytes than its
-//!   chunk has left (17a); the chunk's last beat leaves stored bytes unused (17d); mask bits
-//!   past the chunk's end (17b); a stored element that is zero (17c, checked on the output
-//!   register, whose beat is then not delivered).
+//! * **Checks** (sticky until `rst`; afterwards every input is taken and dropped and nothing
+//!   more comes out, so the source never hangs): a beat needs more bytes than its chunk has
+//!   left (17a); the chunk's last beat leaves stored bytes unused (17d); mask bits past the
+//!   chunk's end (17b); a stored element that is zero (17c, checked on the output register,
+//!   whose beat is then not delivered).
+//! * **When a check is final**: a chunk's error may show before all its stored bytes have
+//!   come in, and a read error on one of those bytes wins over it (docs/DESCRIPTORS.md, step
+//!   8). So the failing chunk's missing bytes are counted (`miss`, down as the dropped input
+//!   comes in): `error` rises once none are missing, `err_wait` says an error waits for them.
+//!   `starve` says the open chunk cannot go on without more input (its next stored byte has
+//!   not come): with the input held, the chunks before it are decided.
 //!
 //! `in_ready` and `ck_ready` depend on registers and `out_ready` only.
 
@@ -85,12 +91,19 @@ macro_rules! bus_decompressor {
             /// Output handshake: the beat is taken this cycle if `out_valid`.
             pub out_ready: Signal<In, Bit>,
             /// Sticky until `rst`: a ZVC chunk broke docs/FORMAT.md rule 17, or a chunk's
-            /// stored bytes did not match its command (BAD_PAYLOAD).
+            /// stored bytes did not match its command (BAD_PAYLOAD); raised once all that
+            /// chunk's stored bytes have come in (`err_wait` until then).
             pub error: Signal<Out, Bit>,
             /// A chunk command is open (taken, its last beat not yet decoded, no error): low
             /// once every chunk commanded has been checked; `error` settles the cycle after
             /// (the zero-element check of the last beat is on the output register).
             pub ck_open: Signal<Out, Bit>,
+            /// A chunk failed a check but some of its stored bytes have not come in (`error`
+            /// rises when they have; a read error on one of them is the chunk's error).
+            pub err_wait: Signal<Out, Bit>,
+            /// From registers: a chunk is open, without error, and its next stored byte has
+            /// not come in (so every chunk before it is decided).
+            pub starve: Signal<Out, Bit>,
             // ---- input buffer
             sbuf: EnReg<$fw>,
             b: DFF<Bits<12>>,
@@ -127,6 +140,9 @@ macro_rules! bus_decompressor {
             o_ef: DFF<Bits<$n>>,
             ofl: ElemFlags<$n, $w>,
             err: DFF<Bit>,
+            miss: DFF<Bits<32>>,
+            o_miss: DFF<Bits<32>>,
+            ic32: ZeroExtend<8, 32>,
             geom: BlockGeom<$n>,
             // ---- locals
             km1: Signal<Local, Bits<3>>,
@@ -150,6 +166,9 @@ macro_rules! bus_decompressor {
             pos: Signal<Local, Bits<12>>,
             take: Signal<Local, Bit>,
             ovalid: Signal<Local, Bit>,
+            m_now: Signal<Local, Bits<32>>,
+            t_cnt: Signal<Local, Bits<32>>,
+            m_left: Signal<Local, Bits<32>>,
             // ---- constants
             n8: Constant<Bits<8>>,
             n32: Constant<Bits<32>>,
@@ -165,6 +184,7 @@ macro_rules! bus_decompressor {
             one3: Constant<Bits<3>>,
             zero5: Constant<Bits<5>>,
             zero12: Constant<Bits<12>>,
+            zero32: Constant<Bits<32>>,
         }
 
         impl Default for $name {
@@ -190,6 +210,8 @@ macro_rules! bus_decompressor {
                     out_ready: Default::default(),
                     error: Default::default(),
                     ck_open: Default::default(),
+                    err_wait: Default::default(),
+                    starve: Default::default(),
                     sbuf: Default::default(),
                     b: Default::default(),
                     udp: Default::default(),
@@ -222,6 +244,9 @@ macro_rules! bus_decompressor {
                     o_ef: Default::default(),
                     ofl: Default::default(),
                     err: Default::default(),
+                    miss: Default::default(),
+                    o_miss: Default::default(),
+                    ic32: Default::default(),
                     geom: Default::default(),
                     km1: Default::default(),
                     g: Default::default(),
@@ -244,6 +269,9 @@ macro_rules! bus_decompressor {
                     pos: Default::default(),
                     take: Default::default(),
                     ovalid: Default::default(),
+                    m_now: Default::default(),
+                    t_cnt: Default::default(),
+                    m_left: Default::default(),
                     n8: Constant::new($n.into()),
                     n32: Constant::new($n.into()),
                     l32: Constant::new($l.into()),
@@ -258,6 +286,7 @@ macro_rules! bus_decompressor {
                     one3: Constant::new(1.into()),
                     zero5: Constant::new(0.into()),
                     zero12: Constant::new(0.into()),
+                    zero32: Constant::new(0.into()),
                 }
             }
         }
@@ -267,7 +296,7 @@ macro_rules! bus_decompressor {
             fn update(&mut self) {
                 dff_setup!(
                     self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, o_cnt,
-                    o_last, o_valid, o_ef, err
+                    o_last, o_valid, o_ef, err, miss, o_miss
                 );
                 clock!(self, clock, sbuf, o_data);
                 // ---- the element width (BlockGeom, as in the compressor)
@@ -420,7 +449,40 @@ macro_rules! bus_decompressor {
                 if self.take.val() {
                     self.b.d.next = self.pos.val() + self.ic12.y.val();
                 }
+                // ---- a failed chunk's stored bytes not yet in (`miss`: its error waits)
+                self.ic32.x.next = self.in_cnt.val();
+                self.t_cnt.next = self.zero32.val();
+                if self.in_valid.val() & self.in_ready.val() {
+                    self.t_cnt.next = self.ic32.y.val();
+                }
+                // The open chunk's missing bytes; a decoded beat keeps them (srem and b both
+                // lose its bytes) for its zero-element check on the output register.
+                self.m_now.next = self.zero32.val();
+                if self.srem.q.val() > self.bx.y.val() {
+                    self.m_now.next = self.srem.q.val() - self.bx.y.val();
+                }
+                if self.zbad.val() {
+                    self.m_now.next = self.o_miss.q.val();
+                }
+                if self.err.q.val() {
+                    self.m_now.next = self.miss.q.val();
+                }
+                self.m_left.next = self.zero32.val();
+                if self.m_now.val() > self.t_cnt.val() {
+                    self.m_left.next = self.m_now.val() - self.t_cnt.val();
+                }
+                if self.ok.val() {
+                    self.o_miss.d.next = self.m_left.val();
+                }
+                if self.bad.val() | self.zbad.val() | self.err.q.val() {
+                    self.miss.d.next = self.m_left.val();
+                }
+                self.starve.next = self.act.q.val()
+                    & !self.err.q.val()
+                    & !self.zbad.val()
+                    & (self.b.q.val() < self.need.val());
                 if self.rst.val() {
+                    self.miss.d.next = self.zero32.val();
                     self.b.d.next = self.zero12.val();
                     self.act.d.next = false;
                     self.o_valid.d.next = false;
@@ -436,7 +498,8 @@ macro_rules! bus_decompressor {
                 }
                 self.out_last.next = self.o_last.q.val();
                 self.out_valid.next = self.ovalid.val();
-                self.error.next = self.err.q.val();
+                self.error.next = self.err.q.val() & !self.miss.q.val().any();
+                self.err_wait.next = self.err.q.val() & self.miss.q.val().any();
                 self.ck_open.next = self.act.q.val() & !self.err.q.val();
             }
         }

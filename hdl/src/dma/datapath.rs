@@ -123,8 +123,13 @@ macro_rules! datapath {
             pub out_ready: Signal<In, Bit>,
             /// Nothing in flight.
             pub idle: Signal<Out, Bit>,
-            /// DECOMPRESS payload error (sticky until `start`).
+            /// DECOMPRESS payload error (sticky until `start`), once all the failing chunk's
+            /// stored bytes have come in.
             pub error: Signal<Out, Bit>,
+            /// DECOMPRESS, from registers: the decoders cannot decide the next chunk without
+            /// the next payload beat (a chunk needs it, every chunk before is decided). With
+            /// that beat held back (a read error), the read error is the descriptor's.
+            pub need_in: Signal<Out, Bit>,
             /// DECOMPRESS with `crc`: a chunk's data did not match its CRC32C (sticky until
             /// `start`; settled once `ck_open` is low).
             pub crc_err: Signal<Out, Bit>,
@@ -162,6 +167,7 @@ macro_rules! datapath {
             act: DFF<Bit>,
             b_done: DFF<Bit>,
             opos: DFF<Bits<LEN_BITS>>,
+            need_r: DFF<Bit>,
             // locals
             crst: Signal<Local, Bit>,
             is_comp: Signal<Local, Bit>,
@@ -237,6 +243,7 @@ macro_rules! datapath {
                     out_ready: Default::default(),
                     idle: Default::default(),
                     error: Default::default(),
+                    need_in: Default::default(),
                     crc_err: Default::default(),
                     mp: Default::default(),
                     mp_take: Default::default(),
@@ -260,6 +267,7 @@ macro_rules! datapath {
                     act: Default::default(),
                     b_done: Default::default(),
                     opos: Default::default(),
+                    need_r: Default::default(),
                     crst: Default::default(),
                     is_comp: Default::default(),
                     is_dec: Default::default(),
@@ -298,7 +306,7 @@ macro_rules! datapath {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                dff_setup!(self, clock, pos, act, b_done, opos);
+                dff_setup!(self, clock, pos, act, b_done, opos, need_r);
                 self.crst.next = self.rst.val() | self.start.val() | self.abort.val();
                 self.scan.clock.next = self.clock.val();
                 self.fifo.clock.next = self.clock.val();
@@ -545,6 +553,20 @@ macro_rules! datapath {
                     self.out_valid.next = self.comp.out_valid.val();
                 }
                 self.error.next = self.zdec.error.val() | self.xdec.error.val();
+                // The held beat's chunk: the bus decompressor's open chunk starves (ZVC-X: its
+                // raw bytes, behind the coded chunks that are all in and decided) or failed.
+                // One register only: a beat held (a register too) since the cycle before sees
+                // a state that has taken every beat ahead of it.
+                self.need_r.d.next = self.is_dec.val()
+                    & (self.zdec.starve.val() | self.zdec.err_wait.val());
+                if self.is_dx.val() {
+                    self.need_r.d.next = self.zdec.starve.val()
+                        & (self.xdec.err_wait.val()
+                            | (!self.xdec.error.val()
+                                & !self.zdec.out_valid.val()
+                                & !self.xdec.in_flight.val()));
+                }
+                self.need_in.next = self.need_r.q.val();
                 self.ck_open.next =
                     (self.zdec.ck_open.val() | self.xdec.open.val() | self.crcp.busy.val())
                         & self.is_dec.val();

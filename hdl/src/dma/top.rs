@@ -388,6 +388,7 @@ macro_rules! dma_top {
                 self.ctl.dp_idle.next = self.dp.idle.val();
                 self.ctl.dp_error.next = self.dp.error.val();
                 self.ctl.dp_ck_open.next = self.dp.ck_open.val();
+                self.ctl.dp_need.next = self.dp.need_in.val();
                 self.ctl.dp_crc_err.next = self.dp.crc_err.val();
                 self.dp.mp.next = self.ctl.dp_mp.val();
                 self.dp.mp_take.next = self.ctl.dp_mp_take.val();

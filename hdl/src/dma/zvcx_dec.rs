@@ -25,6 +25,13 @@
 //! command is taken and dropped (one command per cycle), nothing new is delivered (a beat
 //! already offered on `out_*` stays until taken).
 //!
+//! **When an error is final**: the decoder may fail a chunk before all its stored bytes have
+//! come in, and a read error on one of them wins (docs/DESCRIPTORS.md, step 8). A failing
+//! chunk is the head, partly in, when every chunk whose stored bytes are all in has been
+//! decided by the decoder (`indec`, less one whose last block waits on its output); then its
+//! missing bytes are counted down as the dropped beats come in (`xmiss`): `error` rises once
+//! none are missing, `err_wait` says an error waits for them.
+//!
 //! **`open`**: some chunk has been commanded and its last data beat not yet taken, and no
 //! error: the controller waits for `open` low, then one cycle, then reads `error` (`error`
 //! rises in the same cycle `open` falls for an error).
@@ -92,8 +99,14 @@ macro_rules! zvcx_dec_path {
             /// Data beat handshake: taken this cycle if `out_valid`.
             pub out_ready: Signal<In, Bit>,
             /// Sticky until `rst`: a coded chunk broke a payload rule (the decompressor's
-            /// error) or a chunk had no stored bytes.
+            /// error) or a chunk had no stored bytes; raised once all that chunk's stored bytes
+            /// have come in (`err_wait` until then).
             pub error: Signal<Out, Bit>,
+            /// A chunk failed but some of its stored bytes have not come in.
+            pub err_wait: Signal<Out, Bit>,
+            /// A coded chunk's stored bytes are all in and its last data beat has not left the
+            /// scatterer (from registers).
+            pub in_flight: Signal<Out, Bit>,
             /// A chunk has been commanded and its last data beat not yet taken, and no error.
             pub open: Signal<Out, Bit>,
             // --- children: the coded path
@@ -117,6 +130,8 @@ macro_rules! zvcx_dec_path {
             last_in: DFF<Bit>,
             nopen: DFF<Bits<8>>,
             err: DFF<Bit>,
+            indec: DFF<Bits<8>>,
+            xmiss: DFF<Bits<32>>,
             // --- output register
             omux: Mux2<$w>,
             o_data: EnReg<$w>,
@@ -126,6 +141,11 @@ macro_rules! zvcx_dec_path {
             o_valid: DFF<Bit>,
             // --- locals
             free: Signal<Local, Bit>,
+            b_done: Signal<Local, Bit>,
+            undec: Signal<Local, Bits<8>>,
+            xm_base: Signal<Local, Bits<32>>,
+            xm_sub: Signal<Local, Bits<32>>,
+            xm_left: Signal<Local, Bits<32>>,
             endbeat: Signal<Local, Bit>,
             cnt_now: Signal<Local, Bits<8>>,
             has_bytes: Signal<Local, Bit>,
@@ -174,6 +194,8 @@ macro_rules! zvcx_dec_path {
                     out_valid: Default::default(),
                     out_ready: Default::default(),
                     error: Default::default(),
+                    err_wait: Default::default(),
+                    in_flight: Default::default(),
                     open: Default::default(),
                     gather: Default::default(),
                     blocks: Default::default(),
@@ -193,6 +215,8 @@ macro_rules! zvcx_dec_path {
                     last_in: Default::default(),
                     nopen: Default::default(),
                     err: Default::default(),
+                    indec: Default::default(),
+                    xmiss: Default::default(),
                     omux: Default::default(),
                     o_data: Default::default(),
                     o_cnt: Default::default(),
@@ -200,6 +224,11 @@ macro_rules! zvcx_dec_path {
                     o_last: Default::default(),
                     o_valid: Default::default(),
                     free: Default::default(),
+                    b_done: Default::default(),
+                    undec: Default::default(),
+                    xm_base: Default::default(),
+                    xm_sub: Default::default(),
+                    xm_left: Default::default(),
                     endbeat: Default::default(),
                     cnt_now: Default::default(),
                     has_bytes: Default::default(),
@@ -232,7 +261,7 @@ macro_rules! zvcx_dec_path {
             fn update(&mut self) {
                 dff_setup!(
                     self, clock, q0_v, q0_rem, q0_len, q0_raw, q0_last, q1_v, q1_rem, q1_len,
-                    q1_raw, q1_last, g_elems, inflight, last_in, nopen, err, o_cnt, o_end,
+                    q1_raw, q1_last, g_elems, inflight, last_in, nopen, err, indec, xmiss, o_cnt, o_end,
                     o_last, o_valid
                 );
                 self.o_data.clock.next = self.clock.val();
@@ -389,7 +418,43 @@ macro_rules! zvcx_dec_path {
                 if self.zero_chunk.val() | self.blocks.error.val() {
                     self.err.d.next = true;
                 }
+                // ---- a failing head chunk's stored bytes not yet in (xmiss)
+                self.b_done.next = self.blocks.out_valid.val()
+                    & self.blocks.out_ready.val()
+                    & self.blocks.out_last.val();
+                if self.enter.val() & !self.b_done.val() {
+                    self.indec.d.next = self.indec.q.val() + self.one8.val();
+                }
+                if !self.enter.val() & self.b_done.val() {
+                    self.indec.d.next = self.indec.q.val() - self.one8.val();
+                }
+                self.undec.next = self.indec.q.val();
+                if self.blocks.out_valid.val() & self.blocks.out_last.val() {
+                    self.undec.next = self.indec.q.val() - self.one8.val();
+                }
+                self.xm_base.next = self.q0_rem.q.val();
+                if self.err.q.val() {
+                    self.xm_base.next = self.xmiss.q.val();
+                }
+                self.xm_sub.next = self.zero32.val();
+                if self.in_valid.val() & self.in_ready.val() {
+                    self.xm_sub.next = self.n32.val();
+                }
+                self.xm_left.next = self.zero32.val();
+                if self.xm_base.val() > self.xm_sub.val() {
+                    self.xm_left.next = self.xm_base.val() - self.xm_sub.val();
+                }
+                if self.err.q.val() {
+                    self.xmiss.d.next = self.xm_left.val();
+                } else if self.zero_chunk.val() | self.blocks.error.val() {
+                    self.xmiss.d.next = self.zero32.val();
+                    if !self.zero_chunk.val() & (self.undec.val() == self.zero8.val()) {
+                        self.xmiss.d.next = self.xm_left.val();
+                    }
+                }
                 if self.rst.val() {
+                    self.indec.d.next = self.zero8.val();
+                    self.xmiss.d.next = self.zero32.val();
                     self.q0_v.d.next = false;
                     self.q1_v.d.next = false;
                     self.inflight.d.next = self.zero8.val();
@@ -406,7 +471,9 @@ macro_rules! zvcx_dec_path {
                 }
                 self.out_last.next = self.o_last.q.val();
                 self.out_valid.next = self.o_valid.q.val();
-                self.error.next = self.err.q.val();
+                self.error.next = self.err.q.val() & !self.xmiss.q.val().any();
+                self.err_wait.next = self.err.q.val() & self.xmiss.q.val().any();
+                self.in_flight.next = self.inflight.q.val() != self.zero8.val();
                 self.open.next = (self.nopen.q.val() != self.zero8.val()) & !self.err.q.val();
             }
         }

@@ -132,6 +132,10 @@ pub struct ZvcxDecOff<const N: usize, const W: usize> {
     pub out_ready: Signal<In, Bit>,
     /// Payload error (never).
     pub error: Signal<Out, Bit>,
+    /// A payload error waits for its chunk's bytes (never).
+    pub err_wait: Signal<Out, Bit>,
+    /// A coded chunk in flight (never).
+    pub in_flight: Signal<Out, Bit>,
     /// A chunk is open (never).
     pub open: Signal<Out, Bit>,
 }
@@ -145,6 +149,8 @@ impl<const N: usize, const W: usize> Logic for ZvcxDecOff<N, W> {
         self.out_last.next = false;
         self.out_valid.next = false;
         self.error.next = false;
+        self.err_wait.next = false;
+        self.in_flight.next = false;
         self.open.next = false;
     }
     fn connect(&mut self) {
@@ -155,6 +161,8 @@ impl<const N: usize, const W: usize> Logic for ZvcxDecOff<N, W> {
         self.out_last.connect();
         self.out_valid.connect();
         self.error.connect();
+        self.err_wait.connect();
+        self.in_flight.connect();
         self.open.connect();
     }
     fn hdl(&self) -> Verilog {
@@ -167,6 +175,8 @@ assign out_strb = {{{N}{{1'b0}}}};
 assign out_last = 1'b0;
 assign out_valid = 1'b0;
 assign error = 1'b0;
+assign err_wait = 1'b0;
+assign in_flight = 1'b0;
 assign open = 1'b0;
 {UNUSED_WIRE} = &{{1'b0, clock, rst, ty, elem, c_stored, c_len, c_raw, c_last, c_valid,
     in_data, in_valid, out_ready}};"

@@ -5,11 +5,13 @@
 //! engine holds it until that chunk is decided.
 
 use cdma_model::dma::{codes, with_type_and_codec, EngineConfig, ErrorCode};
+use cdma_model::frame::decode_chunk_with;
 use cdma_model::layout::{IndexEntry, HEADER_LEN};
 use cdma_model::{Codec, ElemType};
 
 use super::parts::{
-    builder, compress_regions, good_copy, place_frame, push_decompress, relu_data, stored_offset,
+    builder, compress_regions, good_copy, place_frame_with, push_decompress, relu_data,
+    stored_offset,
 };
 use super::zvcx::float_of;
 use crate::axi::{Access, ErrorRange, Resp};
@@ -23,17 +25,22 @@ pub enum Race {
     OverflowThenReadError,
     /// COMPRESS: chunk 1's first source beat fails and chunk 1 would not fit (READ_ERROR).
     ReadErrorThenOverflow,
-    /// DECOMPRESS: chunk 0's ZVC payload does not decode (its last element), the first
+    /// DECOMPRESS: chunk 0's payload does not decode (as late in it as can be), the first
     /// payload beat only chunk 1 needs fails (BAD_PAYLOAD).
     BadPayloadThenReadError,
+    /// DECOMPRESS: chunk 0's payload does not decode (as early in it as can be) and its last
+    /// payload beat fails (READ_ERROR: the chunk's bytes are read before it is decoded).
+    ReadErrorInBadChunk,
 }
 
 impl Race {
-    /// The races the engine decides as the model does. Not yet
-    /// [`Race::BadPayloadThenReadError`]: the engine reports the read error as it arrives,
-    /// before chunk 0's decoding error (an open finding, docs/INTEGRITY.md; run it with
-    /// [`stream_race`] to see it).
-    pub const ALL: [Race; 2] = [Race::OverflowThenReadError, Race::ReadErrorThenOverflow];
+    /// Every race.
+    pub const ALL: [Race; 4] = [
+        Race::OverflowThenReadError,
+        Race::ReadErrorThenOverflow,
+        Race::BadPayloadThenReadError,
+        Race::ReadErrorInBadChunk,
+    ];
 
     /// The code the descriptor must end with.
     pub fn code(self) -> ErrorCode {
@@ -41,11 +48,12 @@ impl Race {
             Race::OverflowThenReadError => codes::DST_OVERFLOW,
             Race::ReadErrorThenOverflow => codes::READ_ERROR,
             Race::BadPayloadThenReadError => codes::BAD_PAYLOAD,
+            Race::ReadErrorInBadChunk => codes::READ_ERROR,
         }
     }
 }
 
-/// `race` in a descriptor between two good COPYs; a COMPRESS codes ZVC-X (a float type of
+/// `race` in a descriptor between two good COPYs; its frame is coded ZVC-X (a float type of
 /// the builder's width) if `zvcx`, else ZVC.
 pub fn stream_race(engine: &EngineConfig, seed: u64, race: Race, zvcx: bool) -> Scenario {
     let codec = if zvcx { Codec::ZvcX } else { Codec::Zvc };
@@ -82,39 +90,86 @@ pub fn stream_race(engine: &EngineConfig, seed: u64, race: Race, zvcx: bool) -> 
             desc.control = with_type_and_codec(desc.control, ty.code(), zvcx);
             b.push(desc, &format!("COMPRESS {codec:?}"), Some(race.code()));
         }
-        Race::BadPayloadThenReadError => {
+        Race::BadPayloadThenReadError | Race::ReadErrorInBadChunk => {
+            let late = race == Race::BadPayloadThenReadError;
+            let ty = if zvcx {
+                float_of(elem, &mut b.rng)
+            } else {
+                ElemType::Raw(elem)
+            };
             let label = format!("d{i} DECOMPRESS");
-            let mut chunk1 = 0;
-            let f = place_frame(&mut b, &data, chunk, &label, |m, p| {
+            let (mut chunk1, mut broken) = (0, 0);
+            let clen = 1usize << chunk;
+            let f = place_frame_with(&mut b, &data, (codec, ty), chunk, &label, |m, p| {
                 chunk1 = stored_offset(m, 1) as u64;
-                assert!(
-                    !IndexEntry::read(&m[HEADER_LEN..], 0, false).raw,
-                    "chunk 0 is ZVC"
-                );
-                // The last element of chunk 0 (under a set mask bit of its last block that
-                // has one) becomes zero: the decoder sees it as late as it can.
-                let eb = elem.bytes();
-                let (mut at, mut last) = (0, None);
-                while at < chunk1 as usize {
-                    let mask = u32::from_le_bytes(p[at..at + 4].try_into().expect("4 bytes"));
-                    let n = mask.count_ones() as usize;
-                    if n > 0 {
-                        last = Some(at + 4 + (n - 1) * eb);
-                    }
-                    at += 4 + n * eb;
-                }
-                let last = last.expect("a non-zero element in chunk 0");
-                p[last..last + eb].fill(0);
+                let e = IndexEntry::read(&m[HEADER_LEN..], 0, false);
+                assert!(!e.raw, "chunk 0 is coded");
+                broken = break_chunk(&mut p[..chunk1 as usize], e, clen, (codec, ty), late);
             });
-            let first = chunk1.div_ceil(bb) * bb;
+            // BadPayloadThenReadError: the first beat only chunk 1 needs; ReadErrorInBadChunk:
+            // chunk 0's last beat, after the one it fails in.
+            let beat = if late {
+                chunk1.div_ceil(bb) * bb
+            } else {
+                (chunk1 - 1) / bb * bb
+            };
             assert!(
-                first < u64::from(f.payload_len),
-                "chunk 1 has a beat of its own"
+                beat < u64::from(f.payload_len),
+                "the beat is in the payload"
             );
-            b.error(err(f.payload + first));
+            assert!(
+                late || broken as u64 / bb < beat / bb,
+                "chunk 0 fails a beat before"
+            );
+            b.error(err(f.payload + beat));
             push_decompress(&mut b, &f, 0, "DECOMPRESS bad chunk 0", race.code());
         }
     }
     good_copy(&mut b, Some(codes::OK));
     b.finish()
+}
+
+/// Breaks the coded chunk `stored` (of `entry`, `clen` bytes of data) so that it no longer
+/// decodes, as late in it as can be if `late`, else as early. ZVC: its last (first) stored
+/// element becomes zero (rule 17c); ZVC-X: the last (first) byte some one-byte change of
+/// which the model's decoder rejects. Returns the offset of the first byte changed.
+fn break_chunk(
+    stored: &mut [u8],
+    entry: IndexEntry,
+    clen: usize,
+    (codec, ty): (Codec, ElemType),
+    late: bool,
+) -> usize {
+    let eb = ty.width().bytes();
+    if codec == Codec::Zvc {
+        // The stored elements' offsets, block by block (a mask, then its elements).
+        let (mut at, mut elems) = (0, Vec::new());
+        while at < stored.len() {
+            let mask = u32::from_le_bytes(stored[at..at + 4].try_into().expect("4 bytes"));
+            let n = mask.count_ones() as usize;
+            elems.extend((0..n).map(|k| at + 4 + k * eb));
+            at += 4 + n * eb;
+        }
+        let e = if late { elems.last() } else { elems.first() };
+        let e = *e.expect("a stored element in chunk 0");
+        stored[e..e + eb].fill(0);
+        return e;
+    }
+    let fails = |s: &[u8]| decode_chunk_with(s, entry, clen, codec, ty, &mut Vec::new()).is_err();
+    let order: Vec<usize> = if late {
+        (0..stored.len()).rev().collect()
+    } else {
+        (0..stored.len()).collect()
+    };
+    for at in order {
+        let was = stored[at];
+        for v in [0, 0xff, was ^ 0x80, was ^ 1] {
+            stored[at] = v;
+            if fails(stored) {
+                return at;
+            }
+        }
+        stored[at] = was;
+    }
+    panic!("no one-byte change breaks chunk 0");
 }

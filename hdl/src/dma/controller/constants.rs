@@ -106,6 +106,7 @@ macro_rules! controller_default {
                     dp_mp_state: Default::default(),
                     dp_mp_done: Default::default(),
                     dp_ck_open: Default::default(),
+                    dp_need: Default::default(),
                     dec_stored_len: Default::default(),
                     dec_raw: Default::default(),
                     dec_crc: Default::default(),

@@ -162,6 +162,9 @@ macro_rules! controller_struct {
             /// DECOMPRESS: the datapath holds a chunk command whose chunk is not finished
             /// (an index error is reported once it is low, after the chunks before the entry).
             pub dp_ck_open: Signal<In, Bit>,
+            /// DECOMPRESS: the datapath cannot decide its next chunk without the next payload
+            /// beat (a held read error is then reported).
+            pub dp_need: Signal<In, Bit>,
             // ---------------- COMPRESS decisions
             /// COMPRESS decision: bytes the chunk takes in the payload (< 2^31).
             pub dec_stored_len: Signal<In, Bits<LEN_BITS>>,

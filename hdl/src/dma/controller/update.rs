@@ -145,13 +145,13 @@ macro_rules! controller_logic {
                 self.ckis.w_crc.next = false;
                 self.ckis.run.next = (self.state.q.val() == CtlState::Run) & self.is_dec.val();
                 self.rdh.clock.next = self.clock.val();
-                self.rdh.run.next = (self.state.q.val() == CtlState::Run) & self.is_comp.val();
-                self.rdh.src_len.next = self.chk.src_len.val();
+                self.rdh.run.next = self.state.q.val() == CtlState::Run;
+                self.rdh.dec.next = self.is_dec.val();
+                self.rdh.dp_need.next = self.dp_need.val();
                 self.rdh.rem.next = self.rem.q.val();
                 self.rdh.size.next = self.size.val();
-                self.rdh.rd_valid.next = self.rd_valid.val();
-                self.rdh.rd_err.next = self.rd_err.val();
-                self.rdh.dp_ready.next = self.dp_rd_ready.val();
+                self.rdh.bad_beat.next = self.rd_valid.val() & self.rd_err.val();
+                self.rdh.beat.next = self.rd_valid.val() & self.dp_rd_ready.val();
                 self.ckis.ck_cnt.next = self.ck_cnt.q.val();
                 self.ckis.wend.next = self.wend.q.val();
                 self.ckis.stopped.next = self.stopped.q.val();
@@ -470,7 +470,7 @@ macro_rules! controller_logic {
                     }
                     CtlState::Run => {
                         self.wr_sel_dp.next = true;
-                        self.rd_hold.next = self.is_comp.val()
+                        self.rd_hold.next = (self.is_comp.val() | self.is_dec.val())
                             & (self.rdh.hold.val() | (self.rd_valid.val() & self.rd_err.val()));
                         self.rd_ready.next = self.dp_rd_ready.val() & !self.rd_hold.val();
                         self.dp_rd_valid.next = self.rd_valid.val() & !self.rd_hold.val();
@@ -553,7 +553,7 @@ macro_rules! controller_logic {
                             }
                         }
                         if (self.rd_valid.val() & self.dp_rd_ready.val() & self.rd_err.val())
-                            & !self.is_comp.val()
+                            & !(self.is_comp.val() | self.is_dec.val())
                             | self.rdh.due.val()
                         {
                             self.code.d.next = self.e_read.val();
