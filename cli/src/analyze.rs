@@ -1,11 +1,12 @@
 //! `cdma analyze`: ZVC against RL, zlib, lz4 and zstd over the corpus, grouped per layer kind,
 //! dtype, training step and layer; SVG plots; the offload-time model (docs/MODEL.md).
 
+use crate::inputs::Inputs;
 use crate::CliResult;
 use cdma_analysis::analyze::{measure_corpus, tables, to_json, Analysis, LEGEND};
 use cdma_analysis::codecs::Codec;
 use cdma_analysis::offload::{self, Compute, NetReport};
-use cdma_corpus::{Corpus, Dtype};
+use cdma_corpus::Dtype;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -15,6 +16,8 @@ pub struct Args {
     /// Corpus directory (with manifest.json); default: the bundled data/activations.
     #[arg(long)]
     corpus: Option<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// Write the SVG plots into this directory.
     #[arg(long)]
     svg: Option<PathBuf>,
@@ -98,8 +101,7 @@ fn compute_note(compute: &Compute, link: f64) -> String {
 
 /// Runs `cdma analyze`.
 pub fn run(args: Args) -> CliResult {
-    let dir = args.corpus.clone().unwrap_or_else(Corpus::default_dir);
-    let corpus = Corpus::open(&dir).map_err(|e| e.to_string())?;
+    let corpus = args.inputs.open(args.corpus.as_deref())?;
     let rows = measure_corpus(&corpus, args.filter.as_deref())?;
     if rows.is_empty() {
         return Err("no tensor matches".into());
@@ -127,7 +129,7 @@ pub fn run(args: Args) -> CliResult {
         println!(
             "analyze: {} tensors from {} ({:.2} MiB)\n",
             a.tensors.len(),
-            dir.display(),
+            args.inputs.describe(args.corpus.as_deref()),
             a.total.raw_bytes as f64 / (1u64 << 20) as f64
         );
         for (title, t) in tables(&a, args.tensors) {

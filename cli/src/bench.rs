@@ -2,11 +2,13 @@
 //! (same files, same run), Verilator-bridge cycles/s and RTL bytes/cycle per block;
 //! `--write-doc` puts the figures into docs/PERFORMANCE.md between markers.
 
+use crate::inputs::Inputs;
+use crate::progress::Progress;
 use crate::CliResult;
 use cdma_analysis::analyze::type_of;
 use cdma_analysis::bench::{bench_all, gbps, versus, Opts, Stats};
 use cdma_analysis::table::Table;
-use cdma_corpus::{Corpus, Dtype};
+use cdma_corpus::{Corpus, Dtype, Entry};
 use cdma_model::ElemWidth;
 use cdma_tb::regress::{elem_of, Duts};
 use cdma_tb::traffic::Traffic;
@@ -35,6 +37,8 @@ pub struct Args {
     /// Corpus directory (with manifest.json); default: the bundled data/activations.
     #[arg(long)]
     corpus: Option<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// Rewrite the generated section of docs/PERFORMANCE.md with these figures.
     #[arg(long)]
     write_doc: bool,
@@ -84,20 +88,17 @@ fn software(
     if entries.is_empty() {
         return Err("no tensor matches".into());
     }
-    for (i, e) in entries.iter().enumerate() {
-        eprint!(
-            "\rbench: software {}/{} {:<50}",
-            i + 1,
-            entries.len(),
-            e.name()
-        );
+    let bar = Progress::new("bench: software", "tensors", entries.len() as u64);
+    for e in &entries {
+        bar.message(&e.name());
         let data = corpus.read(e).map_err(|err| err.to_string())?;
         let t = bench_all(&data, type_of(e.dtype), o).map_err(|m| format!("{}: {m}", e.name()))?;
         if let Some(g) = groups.iter_mut().find(|g| g.0 == e.dtype.name()) {
             g.1.add(&t);
         }
+        bar.inc();
     }
-    eprintln!();
+    bar.finish();
     groups.retain(|g| g.1.bytes > 0);
     let mut all = Stats::default();
     for g in &groups {
@@ -186,16 +187,19 @@ fn versus_table(groups: &[(String, Stats)]) -> Table {
     t
 }
 
-fn rtl(corpus: &Corpus, reps: usize) -> Result<Vec<RtlRow>, String> {
+/// The RTL rows of the tensors named `names` (those in the corpus).
+fn rtl(corpus: &Corpus, names: &[String], reps: usize) -> Result<Vec<RtlRow>, String> {
     let mut duts = Duts::new();
     let mut rows = Vec::new();
-    for name in RTL_TENSORS {
+    let bar = Progress::new("bench: RTL", "tensors", names.len() as u64);
+    for name in names {
+        bar.inc();
         let Ok(e) = corpus.find(name) else { continue };
         let data = corpus.read(e).map_err(|err| err.to_string())?;
         let elem = elem_of(e.dtype);
         let payload = cdma_model::zvc::encode(&data, elem).map_err(|m| m.to_string())?;
         let n = data.len() / elem.bytes();
-        eprint!("\rbench: RTL {name:<50}");
+        bar.message(name);
         // Build the Verilated models before timing.
         duts.compressor(elem);
         duts.decompressor(elem);
@@ -241,10 +245,10 @@ fn rtl(corpus: &Corpus, reps: usize) -> Result<Vec<RtlRow>, String> {
             wall: best_d,
         });
     }
-    eprintln!();
+    bar.finish();
     if rows.is_empty() {
         return Err(format!(
-            "none of the RTL bench tensors {RTL_TENSORS:?} is in the corpus"
+            "none of the RTL bench tensors {names:?} is in the corpus"
         ));
     }
     Ok(rows)
@@ -350,8 +354,7 @@ pub fn splice(doc: &str, body: &str) -> Result<String, String> {
 
 /// Runs `cdma bench`.
 pub fn run(a: Args) -> CliResult {
-    let dir = a.corpus.clone().unwrap_or_else(Corpus::default_dir);
-    let corpus = Corpus::open(&dir).map_err(|e| e.to_string())?;
+    let corpus = a.inputs.open(a.corpus.as_deref())?;
     if a.reps == 0 {
         return Err("--reps must be at least 1".into());
     }
@@ -364,7 +367,13 @@ pub fn run(a: Args) -> CliResult {
     let hw = if a.no_rtl {
         Vec::new()
     } else {
-        rtl(&corpus, a.rtl_reps)?
+        // Users' own tensors: each of them; the corpus: the chosen few.
+        let names: Vec<String> = if a.inputs.given() {
+            corpus.entries().iter().map(Entry::name).collect()
+        } else {
+            RTL_TENSORS.map(String::from).to_vec()
+        };
+        rtl(&corpus, &names, a.rtl_reps)?
     };
     let load_after = load();
     let release = !cfg!(debug_assertions);

@@ -6,12 +6,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::progress::Progress;
 use cdma_analysis::table::Table;
 use cdma_corpus::Corpus;
 use cdma_fuzz::seeds::{seed_frames, synthetic_sources, Source};
 use cdma_fuzz::{cases, run as run_campaign, Campaign, Class, ModelDecoder, Mutation, Report};
 use cdma_model::ElemType;
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::CliResult;
 
@@ -134,27 +134,14 @@ pub fn run(a: Args) -> CliResult {
         a.seed,
         campaign.threads
     );
-    let bar = ProgressBar::new(a.frames);
-    bar.set_style(
-        ProgressStyle::with_template("{bar:40} {pos}/{len} frames  {elapsed_precise} eta {eta}")
-            .map_err(|e| e.to_string())?,
-    );
-    // Without a terminal: a line per tenth, never carriage returns.
-    let tenth = (a.frames / 10).max(1);
-    let next_line = std::cell::Cell::new(tenth);
-    let progress = |n: u64| {
-        bar.set_position(n);
-        if bar.is_hidden() && n >= next_line.get() && n < a.frames {
-            eprintln!("fuzz: {n}/{} frames", a.frames);
-            next_line.set((n / tenth + 1) * tenth);
-        }
-    };
+    let bar = Progress::new("fuzz", "frames", a.frames);
+    let progress = |n: u64| bar.set(n);
     // Decoder panics are caught and counted; their messages would only flood the log.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let report = run_campaign(Arc::new(ModelDecoder), seeds, &campaign, &progress);
     std::panic::set_hook(hook);
-    bar.finish_and_clear();
+    bar.finish();
     print!("{}", render(&report));
     for o in &report.failures {
         println!(

@@ -6,6 +6,8 @@ mod codec;
 mod config_top;
 mod fuzz;
 mod gen;
+mod inputs;
+mod progress;
 mod regress;
 mod regress_dma;
 mod sim;

@@ -1,11 +1,12 @@
 //! `cdma regress`: corpus × blocks × seeds with a progress bar and a summary table.
 
+use crate::inputs::Inputs;
+use crate::progress::Progress;
 use crate::CliResult;
 use cdma_corpus::Corpus;
 use cdma_tb::regress::{
     corpus_cases, edge_cases, render_table, run_case, summarize, CaseResult, Duts,
 };
-use indicatif::{ProgressBar, ProgressStyle};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -15,6 +16,8 @@ pub struct Args {
     /// Corpus directory (with manifest.json); default: the bundled data/activations.
     #[arg(long)]
     corpus: Option<PathBuf>,
+    #[command(flatten)]
+    inputs: Inputs,
     /// Seeds per tensor: seed 0 runs always-valid/always-ready (the throughput figures),
     /// seeds 1.. draw random valid/ready patterns on both sides.
     #[arg(long, default_value_t = 3)]
@@ -81,8 +84,7 @@ pub struct Args {
 
 /// Runs `cdma regress`.
 pub fn run(a: Args) -> CliResult {
-    let dir = a.corpus.clone().unwrap_or_else(Corpus::default_dir);
-    let corpus = Corpus::open(&dir).map_err(|e| e.to_string())?;
+    let corpus = a.inputs.open(a.corpus.as_deref())?;
     let max = cdma_tb::dma_cases::MAX_TRANSFER;
     for (flag, bytes) in [
         ("--dma-throughput-kib", (a.dma_throughput_kib as u64) << 10),
@@ -98,7 +100,7 @@ pub fn run(a: Args) -> CliResult {
     }
     let mut failed = 0;
     if !a.no_blocks {
-        failed += run_blocks(&a, &corpus, &dir)?;
+        failed += run_blocks(&a, &corpus, &a.inputs.describe(a.corpus.as_deref()))?;
     }
     if !a.no_dma {
         let named = crate::config_top::named(&a.config, &a.preset)?;
@@ -156,7 +158,7 @@ pub fn run(a: Args) -> CliResult {
 }
 
 /// The ZVC block runs; returns the number of failed runs.
-fn run_blocks(a: &Args, corpus: &Corpus, dir: &std::path::Path) -> Result<usize, String> {
+fn run_blocks(a: &Args, corpus: &Corpus, from: &str) -> Result<usize, String> {
     let mut cases = corpus_cases(corpus).map_err(|e| e.to_string())?;
     if !a.no_edge {
         cases.extend(edge_cases());
@@ -173,40 +175,29 @@ fn run_blocks(a: &Args, corpus: &Corpus, dir: &std::path::Path) -> Result<usize,
     println!(
         "regress: {} tensors from {} (+ edge tensors: {}) x blocks [compressor, decompressor] x seeds {:?}",
         cases.len(),
-        dir.display(),
+        from,
         !a.no_edge,
         seeds
     );
     let total = (cases.len() * seeds.len()) as u64;
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{bar:40} {pos}/{len} runs  {elapsed_precise} eta {eta}  {msg}",
-        )
-        .map_err(|e| e.to_string())?,
-    );
+    let bar = Progress::new("regress", "runs", total);
     let mut duts = Duts::new();
     let mut results: Vec<CaseResult> = Vec::new();
     for case in &cases {
         for &seed in &seeds {
-            bar.set_message(case.name.clone());
+            bar.message(&case.name);
             let r = run_case(&mut duts, case, seed);
             if let Some(f) = &r.failure {
-                // `suspend` also prints when the bar is hidden (no terminal, e.g. CI).
-                bar.suspend(|| eprintln!("MISMATCH {}: {f}", r.name));
+                bar.println(&format!("MISMATCH {}: {f}", r.name));
             }
             results.push(r);
-            bar.inc(1);
-            if bar.is_hidden() && bar.position().is_multiple_of((total / 10).max(1)) {
-                eprintln!(
-                    "regress: {}/{total} runs, {} mismatches so far",
-                    bar.position(),
-                    results.iter().filter(|r| r.failure.is_some()).count()
-                );
-            }
+            bar.inc_noting(|| {
+                let bad = results.iter().filter(|r| r.failure.is_some()).count();
+                format!(", {bad} mismatches so far")
+            });
         }
     }
-    bar.finish_and_clear();
+    bar.finish();
     let groups = summarize(&results);
     print!("{}", render_table(&groups));
     println!("(B/cyc: uncompressed bytes per clock, fill latency included; blk/cyc: blocks per clock while streaming; figures from the always-ready seed 0)");

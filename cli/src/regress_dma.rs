@@ -8,6 +8,7 @@
 //! them, the faults rotate through them, the throughput pair runs once per width. One table
 //! row per case group, named by the top.
 
+use crate::progress::Progress;
 use cdma_analysis::table::Table;
 use cdma_corpus::Corpus;
 use cdma_model::Codec;
@@ -19,7 +20,6 @@ use cdma_tb::dma_cases::{
     interrupt_cases, large_cases, regress_tensors, throughput_cases, throughput_kinds,
 };
 use cdma_tb::dma_scenario::{RandomOpts, Tensor};
-use indicatif::ProgressBar;
 
 /// What to run.
 pub struct DmaOpts {
@@ -155,7 +155,7 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     }
 
     let total = (cases.len() + faults.len() + interrupts.len() + tput.len()) as u64;
-    let bar = ProgressBar::new(total);
+    let bar = Progress::new("regress dma", "cases", total);
     eprintln!(
         "regress dma: {} on {} tensors ({} chains), {} fault scenarios and chains with bad fields, {} aborts and resets, throughput over {} KiB, a {} MiB descriptor",
         o.top,
@@ -167,14 +167,11 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         o.large_bytes >> 20
     );
     let mut results = Vec::new();
-    let note = |r: &DmaResult, bar: &ProgressBar| {
+    let note = |r: &DmaResult, bar: &Progress| {
         if let Some(f) = &r.failure {
-            bar.suspend(|| eprintln!("MISMATCH {}: {f}", r.name));
+            bar.println(&format!("MISMATCH {}: {f}", r.name));
         }
-        bar.inc(1);
-        if bar.is_hidden() && bar.position().is_multiple_of((total / 10).max(1)) {
-            eprintln!("regress dma: {}/{total} cases", bar.position());
-        }
+        bar.inc();
     };
     for (c, cfg) in &cases {
         let r = run_case(&o.top, c, cfg.clone());
@@ -198,7 +195,7 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         note(&r, &bar);
         results.push(r);
     }
-    bar.finish_and_clear();
+    bar.finish();
     Ok(results)
 }
 

@@ -54,3 +54,95 @@ fn analyze_chunked_size_equals_compress_output_size() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// An .npy file (format 1.0, C order) of `descr` and `shape` holding `data`.
+fn npy(path: &std::path::Path, descr: &str, shape: &[usize], data: &[u8]) {
+    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
+    let mut h = format!(
+        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({},), }}",
+        dims.join(", ")
+    );
+    while (10 + h.len() + 1) % 64 != 0 {
+        h.push(' ');
+    }
+    h.push('\n');
+    let mut f = b"\x93NUMPY\x01\x00".to_vec();
+    f.extend_from_slice(&(h.len() as u16).to_le_bytes());
+    f.extend_from_slice(h.as_bytes());
+    f.extend_from_slice(data);
+    std::fs::write(path, f).unwrap();
+}
+
+/// `cdma analyze --input` on a folder of a user's files (.npy of f32 and of NumPy's anonymous
+/// bf16 records, a .safetensors of fp8) measures each tensor exactly as the corpus entry with
+/// the same data, and names the file it cannot read while the rest go on.
+#[test]
+fn analyze_input_measures_users_files_as_the_corpus() {
+    let corpus = cdma_corpus::Corpus::open_default().unwrap();
+    let dir = std::env::temp_dir().join(format!("cdma-cli-input-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("net")).unwrap();
+    let entry = |n: &str| corpus.find(n).unwrap().clone();
+    let f32e = entry("vgg16.coffee.conv4_2.relu.f32");
+    let bf16e = entry("fmnist.step0050.conv2_1.relu.bf16");
+    let e4m3e = entry("vgg16.rocket.conv3_3.relu.e4m3");
+    npy(
+        &dir.join("net/conv4_2.npy"),
+        "<f4",
+        &f32e.shape,
+        &corpus.read(&f32e).unwrap(),
+    );
+    npy(
+        &dir.join("net/conv2_1.bf16.npy"),
+        "<V2",
+        &bf16e.shape,
+        &corpus.read(&bf16e).unwrap(),
+    );
+    npy(&dir.join("net/anonymous.npy"), "<V2", &[4], &[0; 8]);
+    let fp8 = corpus.read(&e4m3e).unwrap();
+    let st = safetensors::serialize(
+        [(
+            "conv3_3",
+            safetensors::tensor::TensorView::new(
+                safetensors::Dtype::F8_E4M3,
+                e4m3e.shape.clone(),
+                &fp8,
+            )
+            .unwrap(),
+        )],
+        &None,
+    )
+    .unwrap();
+    std::fs::write(dir.join("rocket.safetensors"), st).unwrap();
+
+    let out = common::cdma(&["analyze", "--json", "--input", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", common::text(&out));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("anonymous.npy") && stderr.contains("--dtype"),
+        "the unreadable file is named: {stderr}"
+    );
+    let mine: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let mine = mine["tensors"].as_array().unwrap().clone();
+    let names: Vec<&str> = mine.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(names.len(), 3, "{names:?}");
+    for (name, e) in [
+        ("net/conv4_2", &f32e),
+        ("net/conv2_1.bf16", &bf16e),
+        ("rocket/conv3_3", &e4m3e),
+    ] {
+        let t = mine
+            .iter()
+            .find(|t| t["name"] == name)
+            .unwrap_or_else(|| panic!("{name} in {names:?}"));
+        let theirs: serde_json::Value =
+            serde_json::from_str(&cdma(&["analyze", "--json", "--filter", &e.name()])).unwrap();
+        let theirs = &theirs["tensors"][0];
+        assert_eq!(theirs["name"], e.name().as_str());
+        assert_eq!(t["dtype"], theirs["dtype"], "{name}");
+        assert_eq!(t["chunked"], theirs["chunked"], "{name}");
+        assert_eq!(t["sparsity"], theirs["sparsity"], "{name}");
+        assert_eq!(t["sizes"], theirs["sizes"], "{name}: every codec");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

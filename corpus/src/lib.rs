@@ -29,6 +29,9 @@ use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
 pub mod fp8;
+pub mod inputs;
+
+pub use inputs::{dtype_alias, open_inputs, InputError};
 
 /// Element type of a corpus tensor. Bit patterns are stored raw; see [`Dtype::elem_bits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
@@ -462,11 +465,13 @@ struct Manifest {
     tensors: Vec<Entry>,
 }
 
-/// The corpus: its directory and the manifest's entries.
+/// The corpus: its directory and the manifest's entries; or users' own tensors
+/// ([`open_inputs`]), each entry's bytes at a place in a file of theirs (`locs`, by `file`).
 #[derive(Clone, Debug)]
 pub struct Corpus {
     dir: PathBuf,
     entries: Vec<Entry>,
+    locs: BTreeMap<String, inputs::Loc>,
 }
 
 impl Corpus {
@@ -524,6 +529,7 @@ impl Corpus {
         Ok(Corpus {
             dir: dir.to_path_buf(),
             entries: manifest.tensors,
+            locs: BTreeMap::new(),
         })
     }
 
@@ -545,15 +551,23 @@ impl Corpus {
             .ok_or_else(|| CorpusError::NoSuchEntry(name.to_string()))
     }
 
-    /// Path of an entry's file.
+    /// Path of an entry's file (a user's tensor: the file it is in).
     pub fn path(&self, e: &Entry) -> PathBuf {
-        self.dir.join(&e.file)
+        match self.locs.get(&e.file) {
+            Some(loc) => loc.path.clone(),
+            None => self.dir.join(&e.file),
+        }
     }
 
-    /// Reads an entry's raw bytes, checking their length and sha256 against the manifest.
+    /// Reads an entry's raw bytes, checking their length and sha256 against the manifest (a
+    /// user's tensor: against what it held when opened).
     pub fn read(&self, e: &Entry) -> Result<Vec<u8>, CorpusError> {
         let path = self.path(e);
-        let bytes = match std::fs::read(&path) {
+        let read = match self.locs.get(&e.file) {
+            Some(loc) => inputs::read_at(loc, e.byte_len()),
+            None => std::fs::read(&path),
+        };
+        let bytes = match read {
             Ok(b) => b,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
                 return Err(CorpusError::Missing { path })
