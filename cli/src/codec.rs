@@ -1,6 +1,8 @@
 //! `cdma compress` / `cdma decompress`: the golden model on files.
 
+use crate::inputs::read_tensor;
 use crate::{parse_elem, CliResult};
+use cdma_analysis::analyze::type_of;
 use cdma_model::{Codec, ElemType, ElemWidth};
 use std::path::PathBuf;
 
@@ -43,7 +45,9 @@ pub struct CompressArgs {
     /// header; docs/FORMAT.md).
     #[arg(long)]
     no_crc: bool,
-    /// Raw little-endian tensor file (a whole number of elements).
+    /// Tensor file: raw little-endian (a whole number of elements), or a .npy or
+    /// single-tensor .safetensors file, whose element type types the frame unless --type or
+    /// --elem says otherwise.
     input: PathBuf,
     /// Output frame file (docs/FORMAT.md: version 4; with --no-crc version 2 for untyped ZVC,
     /// else version 3).
@@ -70,18 +74,23 @@ fn write(p: &PathBuf, data: &[u8]) -> CliResult {
 
 /// Runs `cdma compress`.
 pub fn compress(a: CompressArgs) -> CliResult {
-    let elem_type = match (a.elem_type, a.elem) {
-        (Some(t), Some(w)) if t.width() != w => {
+    // A typed input file (.npy, .safetensors, <name>.<type>.bin) types the frame unless
+    // --type or --elem says otherwise.
+    let (data, file_type) = read_tensor(&a.input)?;
+    let file_type = file_type.map(type_of);
+    let elem_type = match (a.elem_type, a.elem, file_type) {
+        (Some(t), Some(w), _) if t.width() != w => {
             return Err(format!(
                 "--type {t} has {}-bit elements, --elem says {}",
                 t.width().bits(),
                 w.bits()
             ))
         }
-        (Some(t), _) => t,
-        (None, w) => ElemType::Raw(w.unwrap_or(ElemWidth::W32)),
+        (Some(t), _, _) => t,
+        (None, Some(w), Some(f)) if f.width() == w => f,
+        (None, None, Some(f)) => f,
+        (None, w, _) => ElemType::Raw(w.unwrap_or(ElemWidth::W32)),
     };
-    let data = read(&a.input)?;
     let opts = cdma_model::FrameOptions {
         codec: a.codec,
         elem_type,

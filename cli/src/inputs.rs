@@ -89,3 +89,31 @@ impl Inputs {
         }
     }
 }
+
+/// The one tensor of a file given to `compress` or `sim`: a `.npy` or single-tensor
+/// `.safetensors` file gives its data and type (a `.npy` of NumPy's anonymous records typed by
+/// its name); any other file is raw little-endian data, untyped.
+pub fn read_tensor(path: &Path) -> Result<(Vec<u8>, Option<Dtype>), String> {
+    let container = matches!(
+        path.extension().and_then(|e| e.to_str()),
+        Some("npy" | "safetensors")
+    );
+    if !container {
+        let data =
+            std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        return Ok((data, None));
+    }
+    let (corpus, errors) = open_inputs(&[path.to_path_buf()], None);
+    if let Some(e) = errors.first() {
+        return Err(e.to_string());
+    }
+    match corpus.entries() {
+        [e] => Ok((corpus.read(e).map_err(|e| e.to_string())?, Some(e.dtype))),
+        many => Err(format!(
+            "{}: {} tensors ({}); give a file of one tensor",
+            path.display(),
+            many.len(),
+            many.iter().map(|e| e.name()).collect::<Vec<_>>().join(", ")
+        )),
+    }
+}

@@ -1,8 +1,9 @@
 //! `cdma sim`: one Verilated block on a raw tensor file, checked against the golden model.
 
+use crate::inputs::read_tensor;
 use crate::{parse_elem, CliResult};
 use cdma_model::{zvc, ElemWidth};
-use cdma_tb::regress::{patterns, Duts};
+use cdma_tb::regress::{elem_of, patterns, Duts};
 use cdma_tb::zvc::{compare, run_compressor, run_decompressor, RunStats};
 use std::path::PathBuf;
 
@@ -26,8 +27,12 @@ pub struct Args {
     /// The block to simulate.
     #[arg(long, value_enum)]
     block: Block,
-    /// Element width in bits (8, 16 or 32).
-    #[arg(long, value_parser = parse_elem, default_value = "32")]
+    /// Element width in bits (8, 16 or 32); default: the input's type's (.npy,
+    /// .safetensors), else 32.
+    #[arg(long = "elem", value_parser = parse_elem)]
+    elem_arg: Option<ElemWidth>,
+    /// The element width of the run (`--elem` or the input's).
+    #[arg(skip = ElemWidth::W32)]
     elem: ElemWidth,
     /// The DMA top (`--block dma`): cdma_dma_top (1024-bit bus), cdma_dma_dw512,
     /// cdma_dma_dw256 or cdma_dma_dw128.
@@ -41,7 +46,8 @@ pub struct Args {
     /// dw128).
     #[arg(long, value_name = "NAME")]
     preset: Option<String>,
-    /// Raw little-endian tensor file (a whole number of elements).
+    /// Tensor file: raw little-endian (a whole number of elements), or a .npy or
+    /// single-tensor .safetensors file.
     #[arg(long)]
     input: PathBuf,
     /// Write a waveform of the run (VCD; FST if the name ends in .fst).
@@ -53,9 +59,20 @@ pub struct Args {
 }
 
 /// Runs `cdma sim`.
-pub fn run(a: Args) -> CliResult {
-    let data =
-        std::fs::read(&a.input).map_err(|e| format!("cannot read {}: {e}", a.input.display()))?;
+pub fn run(mut a: Args) -> CliResult {
+    let (data, file_type) = read_tensor(&a.input)?;
+    a.elem = match (a.elem_arg, file_type) {
+        (Some(w), Some(d)) if elem_of(d) != w => {
+            return Err(format!(
+                "{} holds {d}, --elem says {} bits",
+                a.input.display(),
+                w.bits()
+            ))
+        }
+        (Some(w), _) => w,
+        (None, Some(d)) => elem_of(d),
+        (None, None) => ElemWidth::W32,
+    };
     if let Block::Dma = a.block {
         return run_dma(&a, data);
     }

@@ -55,24 +55,6 @@ fn analyze_chunked_size_equals_compress_output_size() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// An .npy file (format 1.0, C order) of `descr` and `shape` holding `data`.
-fn npy(path: &std::path::Path, descr: &str, shape: &[usize], data: &[u8]) {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    let mut h = format!(
-        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({},), }}",
-        dims.join(", ")
-    );
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(' ');
-    }
-    h.push('\n');
-    let mut f = b"\x93NUMPY\x01\x00".to_vec();
-    f.extend_from_slice(&(h.len() as u16).to_le_bytes());
-    f.extend_from_slice(h.as_bytes());
-    f.extend_from_slice(data);
-    std::fs::write(path, f).unwrap();
-}
-
 /// `cdma analyze --input` on a folder of a user's files (.npy of f32 and of NumPy's anonymous
 /// bf16 records, a .safetensors of fp8) measures each tensor exactly as the corpus entry with
 /// the same data, and names the file it cannot read while the rest go on.
@@ -86,19 +68,19 @@ fn analyze_input_measures_users_files_as_the_corpus() {
     let f32e = entry("vgg16.coffee.conv4_2.relu.f32");
     let bf16e = entry("fmnist.step0050.conv2_1.relu.bf16");
     let e4m3e = entry("vgg16.rocket.conv3_3.relu.e4m3");
-    npy(
+    common::npy(
         &dir.join("net/conv4_2.npy"),
         "<f4",
         &f32e.shape,
         &corpus.read(&f32e).unwrap(),
     );
-    npy(
+    common::npy(
         &dir.join("net/conv2_1.bf16.npy"),
         "<V2",
         &bf16e.shape,
         &corpus.read(&bf16e).unwrap(),
     );
-    npy(&dir.join("net/anonymous.npy"), "<V2", &[4], &[0; 8]);
+    common::npy(&dir.join("net/anonymous.npy"), "<V2", &[4], &[0; 8]);
     let fp8 = corpus.read(&e4m3e).unwrap();
     let st = safetensors::serialize(
         [(
