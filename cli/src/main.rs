@@ -7,9 +7,11 @@ mod config_top;
 mod fuzz;
 mod gen;
 mod inputs;
+mod junit;
 mod progress;
 mod regress;
 mod regress_dma;
+mod shard;
 mod sim;
 mod synth;
 

@@ -1,7 +1,9 @@
 //! `cdma regress`: corpus × blocks × seeds with a progress bar and a summary table.
 
 use crate::inputs::Inputs;
+use crate::junit;
 use crate::progress::Progress;
+use crate::shard::Shard;
 use crate::CliResult;
 use cdma_corpus::Corpus;
 use cdma_tb::regress::{
@@ -80,6 +82,18 @@ pub struct Args {
     /// a clean chain.
     #[arg(long, default_value_t = 200)]
     dma_interrupts: u64,
+    /// Run only shard K of N (1-based) of the cases: a deterministic partition (case i of the
+    /// run's fixed order is shard i mod N + 1), so N machines with K = 1..N run together
+    /// exactly the cases of the whole run, each once.
+    #[arg(long, value_name = "K/N")]
+    shard: Option<String>,
+    /// Also write the results as JUnit XML to this file (a suite for the ZVC blocks and one
+    /// per DMA engine; a test case per tensor x block x seed and per DMA case).
+    #[arg(long, value_name = "FILE")]
+    junit: Option<PathBuf>,
+    /// Print the cases the run (or --shard) would run, one per line, and run none.
+    #[arg(long)]
+    list: bool,
 }
 
 /// Runs `cdma regress`.
@@ -98,9 +112,19 @@ pub fn run(a: Args) -> CliResult {
             ));
         }
     }
+    let shard = match &a.shard {
+        Some(s) => Shard::parse(s)?,
+        None => Shard::default(),
+    };
+    let mut suites = Vec::new();
     let mut failed = 0;
     if !a.no_blocks {
-        failed += run_blocks(&a, &corpus, &a.inputs.describe(a.corpus.as_deref()))?;
+        let from = a.inputs.describe(a.corpus.as_deref());
+        let results = run_blocks(&a, &corpus, &from, &shard)?;
+        failed += results.iter().filter(|r| r.failure.is_some()).count();
+        if !results.is_empty() {
+            suites.push(junit::blocks_suite(&results));
+        }
     }
     if !a.no_dma {
         let named = crate::config_top::named(&a.config, &a.preset)?;
@@ -133,8 +157,14 @@ pub fn run(a: Args) -> CliResult {
                     damaged_frame_chains: a.dma_damaged_frame_chains,
                     interrupts: a.dma_interrupts,
                 },
+                &shard,
+                a.list,
             )?;
+            suites.push(junit::dma_suite(top, &r));
             by_top.push((top.clone(), r));
+        }
+        if a.list {
+            return Ok(());
         }
         print!("{}", crate::regress_dma::render(&by_top));
         let results: Vec<_> = by_top.iter().flat_map(|(_, r)| r).collect();
@@ -149,6 +179,10 @@ pub fn run(a: Args) -> CliResult {
         }
         failed += bad;
     }
+    if let (Some(path), false) = (&a.junit, a.list) {
+        junit::write(path, suites)?;
+        println!("JUnit: {}", path.display());
+    }
     if failed > 0 {
         return Err(format!(
             "{failed} runs were not bit-exact (MISMATCH lines above)"
@@ -157,8 +191,13 @@ pub fn run(a: Args) -> CliResult {
     Ok(())
 }
 
-/// The ZVC block runs; returns the number of failed runs.
-fn run_blocks(a: &Args, corpus: &Corpus, from: &str) -> Result<usize, String> {
+/// The ZVC block runs of `shard` (`--list`: their names, run none); returns the results.
+fn run_blocks(
+    a: &Args,
+    corpus: &Corpus,
+    from: &str,
+    shard: &Shard,
+) -> Result<Vec<CaseResult>, String> {
     let mut cases = corpus_cases(corpus).map_err(|e| e.to_string())?;
     if !a.no_edge {
         cases.extend(edge_cases());
@@ -172,19 +211,35 @@ fn run_blocks(a: &Args, corpus: &Corpus, from: &str) -> Result<usize, String> {
     let seeds: Vec<u64> = std::iter::once(0)
         .chain((0..a.seeds.saturating_sub(1)).map(|i| a.seed_base + i))
         .collect();
+    // Every tensor x seed in the run's fixed order; this shard's.
+    let mut runs: Vec<(usize, u64)> = (0..cases.len())
+        .flat_map(|c| seeds.iter().map(move |&s| (c, s)))
+        .collect();
+    shard.keep(&mut runs);
+    if a.list {
+        for &(c, seed) in &runs {
+            println!("blocks {} seed {seed}", cases[c].name);
+        }
+        return Ok(Vec::new());
+    }
     println!(
-        "regress: {} tensors from {} (+ edge tensors: {}) x blocks [compressor, decompressor] x seeds {:?}",
+        "regress: {} tensors from {} (+ edge tensors: {}) x blocks [compressor, decompressor] x seeds {:?}{}",
         cases.len(),
         from,
         !a.no_edge,
-        seeds
+        seeds,
+        shard
+            .label()
+            .map(|l| format!(", shard {l}: {} of the runs", runs.len()))
+            .unwrap_or_default()
     );
-    let total = (cases.len() * seeds.len()) as u64;
+    let total = runs.len() as u64;
     let bar = Progress::new("regress", "runs", total);
     let mut duts = Duts::new();
     let mut results: Vec<CaseResult> = Vec::new();
-    for case in &cases {
-        for &seed in &seeds {
+    for &(c, seed) in &runs {
+        let case = &cases[c];
+        {
             bar.message(&case.name);
             let r = run_case(&mut duts, case, seed);
             if let Some(f) = &r.failure {
@@ -210,7 +265,7 @@ fn run_blocks(a: &Args, corpus: &Corpus, from: &str) -> Result<usize, String> {
     if failed == 0 {
         println!("regress: {} runs, 0 mismatches", results.len());
     }
-    Ok(failed)
+    Ok(results)
 }
 
 fn per_tensor_tsv(results: &[CaseResult]) -> String {

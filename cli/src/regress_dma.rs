@@ -9,6 +9,7 @@
 //! row per case group, named by the top.
 
 use crate::progress::Progress;
+use crate::shard::Shard;
 use cdma_analysis::table::Table;
 use cdma_corpus::Corpus;
 use cdma_model::Codec;
@@ -49,8 +50,14 @@ pub struct DmaOpts {
 /// Fixed memory latency of the throughput figures (the measurement condition).
 pub const THROUGHPUT_LATENCY: u32 = 100;
 
-/// Runs the DMA cases of one top; returns the results (render them with [`render`]).
-pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
+/// Runs the DMA cases of one top that are `shard`'s; returns the results (render them with
+/// [`render`]). With `list`, prints the cases' names instead (`<top> <case>`) and runs none.
+pub fn run(
+    corpus: &Corpus,
+    o: &DmaOpts,
+    shard: &Shard,
+    list: bool,
+) -> Result<Vec<DmaResult>, String> {
     if !top_available(&o.top) {
         return Err(format!(
             "{} is not among the Verilated tops ({}); `cdma gen` lists what the generator emits",
@@ -109,7 +116,7 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
     let bench_cfg = BenchConfig::random(bits, 9);
     let bound = abort_bound(&o.top, &bench_cfg.mem)
         .ok_or_else(|| format!("{}: no abort bound (not a DMA top)", o.top))?;
-    let interrupts = interrupt_cases(
+    let mut interrupts = interrupt_cases(
         &engine,
         (&tensors[..2.min(tensors.len())], &tensors[..1]),
         3,
@@ -154,6 +161,22 @@ pub fn run(corpus: &Corpus, o: &DmaOpts) -> Result<Vec<DmaResult>, String> {
         tput.extend(large_cases(&engine, widest, &tensors, o.large_bytes, 11));
     }
 
+    // This shard's cases, in the run's fixed order.
+    shard.keep(&mut cases);
+    shard.keep(&mut faults);
+    shard.keep(&mut interrupts);
+    shard.keep(&mut tput);
+    if list {
+        let names = (cases.iter().map(|c| &c.0))
+            .chain(&faults)
+            .chain(&interrupts)
+            .chain(&tput)
+            .map(|c| &c.name);
+        for n in names {
+            println!("{} {n}", o.top);
+        }
+        return Ok(Vec::new());
+    }
     let total = (cases.len() + faults.len() + interrupts.len() + tput.len()) as u64;
     let bar = Progress::new("regress dma", "cases", total);
     eprintln!(
