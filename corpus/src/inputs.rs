@@ -273,10 +273,35 @@ fn read_all(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| e.to_string())
 }
 
+/// The bytes of an .npy header (up to its closing newline) as `npyz` can read them: ml_dtypes
+/// saves its float8_e5m2 arrays as `<f1`, a float type string NumPy itself never writes (and
+/// `npyz` refuses); it becomes the 1-byte record `|V1` that its float8_e4m3fn arrays use.
+fn npy_header(bytes: &[u8]) -> Vec<u8> {
+    // Magic (6 bytes), version (2), the header's length (2 bytes in version 1, else 4).
+    let le = |r: std::ops::Range<usize>| {
+        bytes.get(r).map_or(0, |b| {
+            b.iter().rev().fold(0usize, |a, &x| a << 8 | usize::from(x))
+        })
+    };
+    let end = match bytes.get(6) {
+        Some(1) => 10 + le(8..10),
+        _ => 12 + le(8..12),
+    }
+    .min(bytes.len());
+    let mut head = bytes[..end].to_vec();
+    for f1 in [b"'<f1'", b"'|f1'", b"'>f1'"] {
+        if let Some(i) = head.windows(5).position(|w| w == f1) {
+            head[i..i + 5].copy_from_slice(b"'|V1'");
+        }
+    }
+    head
+}
+
 fn open_npy(path: &Path, dtype: Option<Dtype>) -> Result<Found, String> {
-    let mut f = File::open(path).map_err(|e| e.to_string())?;
-    let header = npyz::NpyHeader::from_reader(&mut f).map_err(|e| format!("not a .npy: {e}"))?;
-    let offset = f.stream_position().map_err(|e| e.to_string())?;
+    let bytes = read_all(path)?;
+    let mut head = std::io::Cursor::new(npy_header(&bytes));
+    let header = npyz::NpyHeader::from_reader(&mut head).map_err(|e| format!("not a .npy: {e}"))?;
+    let offset = head.position();
     let npyz::DType::Plain(ts) = header.dtype() else {
         return Err(format!(
             "structured dtype {}: not a tensor of numbers",
@@ -328,9 +353,11 @@ fn open_npy(path: &Path, dtype: Option<Dtype>) -> Result<Found, String> {
     }
     let shape: Vec<usize> = header.shape().iter().map(|&d| d as usize).collect();
     let len = shape.iter().product::<usize>() * ty.elem_bytes();
-    let mut data = vec![0; len];
-    f.read_exact(&mut data)
-        .map_err(|e| format!("data shorter than its shape {shape:?} says: {e}"))?;
+    let data = bytes
+        .get(offset as usize..)
+        .and_then(|d| d.get(..len))
+        .ok_or_else(|| format!("data shorter than its shape {shape:?} says"))?
+        .to_vec();
     Ok(Found {
         tensor: None,
         dtype: ty,

@@ -68,6 +68,8 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
         &e4m3s,
     );
     npy(&d.join("half.npy"), "<f2", false, &[9], &f16s);
+    // ml_dtypes saves float8_e5m2 arrays as "<f1", a type string NumPy never writes.
+    npy(&d.join("e5.float8_e5m2.npy"), "<f1", false, &[17], &e4m3s);
     std::fs::write(d.join("raw.f16.bin"), &f16s).unwrap();
     std::fs::write(d.join("README.txt"), "not a tensor").unwrap();
     let st = safetensors::serialize(
@@ -96,6 +98,7 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
         [
             "act.float8_e4m3fn",
             "conv1",
+            "e5.float8_e5m2",
             "half",
             "net/fc",
             "net/relu1",
@@ -103,8 +106,9 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
             "sub/pool2.bf16"
         ]
     );
-    let want: [(&str, Dtype, &[u8], &[usize]); 7] = [
+    let want: [(&str, Dtype, &[u8], &[usize]); 8] = [
         ("act.float8_e4m3fn", Dtype::E4m3, &e4m3s, &[17]),
+        ("e5.float8_e5m2", Dtype::E5m2, &e4m3s, &[17]),
         ("conv1", Dtype::F32, &f32s, &[2, 3, 4]),
         ("half", Dtype::F16, &f16s, &[9]),
         ("net/fc", Dtype::Bf16, &bf16s, &[30]),
