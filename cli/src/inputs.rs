@@ -3,15 +3,10 @@
 
 use std::path::{Path, PathBuf};
 
-use cdma_corpus::{dtype_alias, open_inputs, Corpus, Dtype};
+use cdma_corpus::{dtype_alias, dtype_names, open_inputs, Corpus, Dtype};
 
 fn parse_dtype(s: &str) -> Result<Dtype, String> {
-    dtype_alias(s).ok_or_else(|| {
-        format!(
-            "unknown element type `{s}` (one of {})",
-            Dtype::ALL.map(Dtype::name).join(", ")
-        )
-    })
+    dtype_alias(s).ok_or_else(|| format!("unknown element type `{s}` (one of {})", dtype_names()))
 }
 
 /// Users' own tensors instead of the corpus.

@@ -239,18 +239,16 @@ fn run_blocks(
     let mut results: Vec<CaseResult> = Vec::new();
     for &(c, seed) in &runs {
         let case = &cases[c];
-        {
-            bar.message(&case.name);
-            let r = run_case(&mut duts, case, seed);
-            if let Some(f) = &r.failure {
-                bar.println(&format!("MISMATCH {}: {f}", r.name));
-            }
-            results.push(r);
-            bar.inc_noting(|| {
-                let bad = results.iter().filter(|r| r.failure.is_some()).count();
-                format!(", {bad} mismatches so far")
-            });
+        bar.message(&case.name);
+        let r = run_case(&mut duts, case, seed);
+        if let Some(f) = &r.failure {
+            bar.println(&format!("MISMATCH {}: {f}", r.name));
         }
+        results.push(r);
+        bar.inc_noting(|| {
+            let bad = results.iter().filter(|r| r.failure.is_some()).count();
+            format!(", {bad} mismatches so far")
+        });
     }
     bar.finish();
     let groups = summarize(&results);

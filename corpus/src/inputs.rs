@@ -94,16 +94,24 @@ pub fn open_inputs(paths: &[PathBuf], dtype: Option<Dtype>) -> (Corpus, Vec<Inpu
         };
         for (file, rel) in files {
             let name = rel.to_string_lossy().replace('\\', "/");
-            let opened = match kind_of(&file) {
-                Some(Kind::Npy) => open_npy(&file, dtype).map(|t| vec![Ok(t)]),
-                Some(Kind::Safetensors) => open_safetensors(&file),
-                Some(Kind::Raw) => open_raw(&file, dtype).map(|t| vec![Ok(t)]),
-                None => Err(format!(
+            // The file's bytes, read once: its tensors are slices of them.
+            let kind = kind_of(&file).ok_or_else(|| {
+                format!(
                     "not a tensor file (.npy, .safetensors, or <name>.<dtype>[.bin] with {})",
                     dtype_names()
-                )),
-            };
-            let tensors = match opened {
+                )
+            });
+            let opened = kind
+                .and_then(|k| Ok((k, read_all(&file)?)))
+                .and_then(|(kind, bytes)| {
+                    let tensors = match kind {
+                        Kind::Npy => open_npy(&file, &bytes, dtype).map(|t| vec![Ok(t)]),
+                        Kind::Safetensors => open_safetensors(&file, &bytes),
+                        Kind::Raw => open_raw(&file, &bytes, dtype).map(|t| vec![Ok(t)]),
+                    };
+                    tensors.map(|t| (bytes, t))
+                });
+            let (bytes, tensors) = match opened {
                 Ok(t) => t,
                 Err(message) => {
                     errors.push(InputError {
@@ -115,7 +123,10 @@ pub fn open_inputs(paths: &[PathBuf], dtype: Option<Dtype>) -> (Corpus, Vec<Inpu
             };
             for t in tensors {
                 match t {
-                    Ok(t) => add(&mut corpus, &file, &name, t, &mut errors),
+                    Ok(t) => {
+                        let data = &bytes[t.offset as usize..][..t.len];
+                        add(&mut corpus, (&file, &name), t, data, &mut errors)
+                    }
                     Err(e) => errors.push(e),
                 }
             }
@@ -124,14 +135,14 @@ pub fn open_inputs(paths: &[PathBuf], dtype: Option<Dtype>) -> (Corpus, Vec<Inpu
     (corpus, errors)
 }
 
-/// One tensor found in a file: its name inside the file (safetensors), type, shape, the
-/// offset of its data and the data.
+/// One tensor found in a file: its name inside the file (safetensors), type, shape, and where
+/// its data is (`len` bytes from `offset`, inside the file's bytes).
 struct Found {
     tensor: Option<String>,
     dtype: Dtype,
     shape: Vec<usize>,
     offset: u64,
-    data: Vec<u8>,
+    len: usize,
 }
 
 enum Kind {
@@ -151,7 +162,8 @@ fn kind_of(path: &Path) -> Option<Kind> {
     }
 }
 
-fn dtype_names() -> String {
+/// The element types cdma compresses, by name (`f32, bf16, f16, e4m3, e5m2`), for messages.
+pub fn dtype_names() -> String {
     Dtype::ALL.map(Dtype::name).join(", ")
 }
 
@@ -177,7 +189,14 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>, errors: &mut Vec<InputError>) {
     }
 }
 
-fn add(corpus: &mut Corpus, file: &Path, name: &str, t: Found, errors: &mut Vec<InputError>) {
+/// Adds tensor `t` of `file` (named `name` under its input root), its bytes `data`.
+fn add(
+    corpus: &mut Corpus,
+    (file, name): (&Path, &str),
+    t: Found,
+    data: &[u8],
+    errors: &mut Vec<InputError>,
+) {
     let key = match &t.tensor {
         Some(tensor) => format!("{}/{tensor}", strip_ext(name)),
         None => strip_ext(name).to_string(),
@@ -189,7 +208,7 @@ fn add(corpus: &mut Corpus, file: &Path, name: &str, t: Found, errors: &mut Vec<
         });
         return;
     }
-    let stats = BitStats::of(t.dtype, &t.data);
+    let stats = BitStats::of(t.dtype, data);
     let stem = strip_ext(name)
         .rsplit('/')
         .next()
@@ -210,7 +229,7 @@ fn add(corpus: &mut Corpus, file: &Path, name: &str, t: Found, errors: &mut Vec<
         neg_zero: stats.neg_zero,
         non_finite: stats.non_finite,
         sparsity: stats.sparsity(),
-        sha256: hex::encode(Sha256::digest(&t.data)),
+        sha256: hex::encode(Sha256::digest(data)),
         net: if t.tensor.is_some() {
             stem
         } else {
@@ -297,9 +316,8 @@ fn npy_header(bytes: &[u8]) -> Vec<u8> {
     head
 }
 
-fn open_npy(path: &Path, dtype: Option<Dtype>) -> Result<Found, String> {
-    let bytes = read_all(path)?;
-    let mut head = std::io::Cursor::new(npy_header(&bytes));
+fn open_npy(path: &Path, bytes: &[u8], dtype: Option<Dtype>) -> Result<Found, String> {
+    let mut head = std::io::Cursor::new(npy_header(bytes));
     let header = npyz::NpyHeader::from_reader(&mut head).map_err(|e| format!("not a .npy: {e}"))?;
     let offset = head.position();
     let npyz::DType::Plain(ts) = header.dtype() else {
@@ -353,23 +371,20 @@ fn open_npy(path: &Path, dtype: Option<Dtype>) -> Result<Found, String> {
     }
     let shape: Vec<usize> = header.shape().iter().map(|&d| d as usize).collect();
     let len = shape.iter().product::<usize>() * ty.elem_bytes();
-    let data = bytes
-        .get(offset as usize..)
-        .and_then(|d| d.get(..len))
-        .ok_or_else(|| format!("data shorter than its shape {shape:?} says"))?
-        .to_vec();
+    if bytes.len() < offset as usize + len {
+        return Err(format!("data shorter than its shape {shape:?} says"));
+    }
     Ok(Found {
         tensor: None,
         dtype: ty,
         shape,
         offset,
-        data,
+        len,
     })
 }
 
-fn open_safetensors(path: &Path) -> Result<Vec<Result<Found, InputError>>, String> {
-    let bytes = read_all(path)?;
-    let st = safetensors::SafeTensors::deserialize(&bytes)
+fn open_safetensors(path: &Path, bytes: &[u8]) -> Result<Vec<Result<Found, InputError>>, String> {
+    let st = safetensors::SafeTensors::deserialize(bytes)
         .map_err(|e| format!("not a .safetensors: {e:?}"))?;
     let mut tensors = st.tensors();
     tensors.sort_by(|a, b| a.0.cmp(&b.0));
@@ -399,13 +414,13 @@ fn open_safetensors(path: &Path) -> Result<Vec<Result<Found, InputError>>, Strin
                 dtype: ty,
                 shape: view.shape().to_vec(),
                 offset: (data.as_ptr() as usize - bytes.as_ptr() as usize) as u64,
-                data: data.to_vec(),
+                len: data.len(),
             })
         })
         .collect())
 }
 
-fn open_raw(path: &Path, dtype: Option<Dtype>) -> Result<Found, String> {
+fn open_raw(path: &Path, bytes: &[u8], dtype: Option<Dtype>) -> Result<Found, String> {
     let named = dtype_in_name(path);
     let ty = match (named, dtype) {
         (Some(n), Some(d)) if n != d => return Err(format!("its name says {n}, --dtype says {d}")),
@@ -417,19 +432,18 @@ fn open_raw(path: &Path, dtype: Option<Dtype>) -> Result<Found, String> {
             ))
         }
     };
-    let data = read_all(path)?;
-    if data.len() % ty.elem_bytes() != 0 {
+    if !bytes.len().is_multiple_of(ty.elem_bytes()) {
         return Err(format!(
             "{} bytes: not a whole number of {ty} elements",
-            data.len()
+            bytes.len()
         ));
     }
     Ok(Found {
         tensor: None,
         dtype: ty,
-        shape: vec![data.len() / ty.elem_bytes()],
+        shape: vec![bytes.len() / ty.elem_bytes()],
         offset: 0,
-        data,
+        len: bytes.len(),
     })
 }
 

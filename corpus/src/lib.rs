@@ -31,7 +31,7 @@ use sha2::{Digest, Sha256};
 pub mod fp8;
 pub mod inputs;
 
-pub use inputs::{dtype_alias, open_inputs, InputError};
+pub use inputs::{dtype_alias, dtype_names, open_inputs, InputError};
 
 /// Element type of a corpus tensor. Bit patterns are stored raw; see [`Dtype::elem_bits`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
