@@ -71,31 +71,23 @@ fn analyze_input_measures_users_files_as_the_corpus() {
     common::npy(
         &dir.join("net/conv4_2.npy"),
         "<f4",
+        false,
         &f32e.shape,
         &corpus.read(&f32e).unwrap(),
     );
     common::npy(
         &dir.join("net/conv2_1.bf16.npy"),
         "<V2",
+        false,
         &bf16e.shape,
         &corpus.read(&bf16e).unwrap(),
     );
-    common::npy(&dir.join("net/anonymous.npy"), "<V2", &[4], &[0; 8]);
+    common::npy(&dir.join("net/anonymous.npy"), "<V2", false, &[4], &[0; 8]);
     let fp8 = corpus.read(&e4m3e).unwrap();
-    let st = safetensors::serialize(
-        [(
-            "conv3_3",
-            safetensors::tensor::TensorView::new(
-                safetensors::Dtype::F8_E4M3,
-                e4m3e.shape.clone(),
-                &fp8,
-            )
-            .unwrap(),
-        )],
-        &None,
-    )
-    .unwrap();
-    std::fs::write(dir.join("rocket.safetensors"), st).unwrap();
+    common::safetensors_file(
+        &dir.join("rocket.safetensors"),
+        &[("conv3_3", safetensors::Dtype::F8_E4M3, &e4m3e.shape, &fp8)],
+    );
 
     let out = common::cdma(&["analyze", "--json", "--input", dir.to_str().unwrap()]);
     assert!(out.status.success(), "{}", common::text(&out));

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{cdma, cdma_ok, npy, text};
+use common::{cdma, cdma_ok, npy, safetensors_file, text};
 
 #[test]
 fn compress_and_sim_take_npy_and_safetensors_files() {
@@ -15,7 +15,7 @@ fn compress_and_sim_take_npy_and_safetensors_files() {
     let e = corpus.find("fmnist.step0050.conv2_1.relu.bf16").unwrap();
     let bf16 = corpus.read(e).unwrap();
     let act = dir.join("act.bf16.npy");
-    npy(&act, "<V2", &e.shape, &bf16);
+    npy(&act, "<V2", false, &e.shape, &bf16);
     let frame = dir.join("act.cdma");
     let out = cdma_ok(&[
         "compress",
@@ -61,24 +61,14 @@ fn compress_and_sim_take_npy_and_safetensors_files() {
         text(&out)
     );
 
-    let two = safetensors::serialize(
-        [
-            (
-                "a",
-                safetensors::tensor::TensorView::new(safetensors::Dtype::BF16, vec![4], &[0; 8])
-                    .unwrap(),
-            ),
-            (
-                "b",
-                safetensors::tensor::TensorView::new(safetensors::Dtype::BF16, vec![4], &[0; 8])
-                    .unwrap(),
-            ),
-        ],
-        &None,
-    )
-    .unwrap();
     let st = dir.join("two.safetensors");
-    std::fs::write(&st, two).unwrap();
+    safetensors_file(
+        &st,
+        &[
+            ("a", safetensors::Dtype::BF16, &[4], &[0; 8]),
+            ("b", safetensors::Dtype::BF16, &[4], &[0; 8]),
+        ],
+    );
     let out = cdma(&["compress", st.to_str().unwrap(), frame.to_str().unwrap()]);
     assert!(
         !out.status.success() && text(&out).contains("two/a, two/b"),

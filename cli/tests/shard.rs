@@ -62,8 +62,8 @@ fn junit_has_a_test_case_per_tensor_block_and_seed() {
     let data: Vec<u8> = (0..256u32)
         .flat_map(|i| if i % 3 == 0 { 0.0f32 } else { i as f32 }.to_le_bytes())
         .collect();
-    npy(&dir.join("act.npy"), "<f4", &[256], &data);
-    npy(&dir.join("act2.npy"), "<f4", &[128], &data[..512]);
+    npy(&dir.join("act.npy"), "<f4", false, &[256], &data);
+    npy(&dir.join("act2.npy"), "<f4", false, &[128], &data[..512]);
     let xml = dir.join("out.xml");
     cdma_ok(&[
         "regress",

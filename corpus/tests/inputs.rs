@@ -3,9 +3,13 @@
 //! safetensors file by the `safetensors` crate), every tensor's bytes and counts checked,
 //! and every file that cannot be read reported by name while the rest open.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use cdma_corpus::{open_inputs, BitStats, Dtype};
+
+mod common;
+
+use common::files::{npy, safetensors_file};
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
@@ -13,27 +17,6 @@ fn scratch(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-/// An .npy file (format 1.0) of `descr` and `shape` holding `data`.
-fn npy(path: &Path, descr: &str, fortran: bool, shape: &[usize], data: &[u8]) {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    let shape = match dims.len() {
-        1 => format!("({},)", dims[0]),
-        _ => format!("({})", dims.join(", ")),
-    };
-    let order = if fortran { "True" } else { "False" };
-    let mut h = format!("{{'descr': '{descr}', 'fortran_order': {order}, 'shape': {shape}, }}");
-    // Magic (6) + version (2) + length (2) + header + '\n', padded to a multiple of 64.
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(' ');
-    }
-    h.push('\n');
-    let mut f = b"\x93NUMPY\x01\x00".to_vec();
-    f.extend_from_slice(&(h.len() as u16).to_le_bytes());
-    f.extend_from_slice(h.as_bytes());
-    f.extend_from_slice(data);
-    std::fs::write(path, f).unwrap();
 }
 
 /// `n` elements of `bytes` bytes each, every third one zero, the others distinct.
@@ -72,23 +55,13 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
     npy(&d.join("e5.float8_e5m2.npy"), "<f1", false, &[17], &e4m3s);
     std::fs::write(d.join("raw.f16.bin"), &f16s).unwrap();
     std::fs::write(d.join("README.txt"), "not a tensor").unwrap();
-    let st = safetensors::serialize(
-        [
-            (
-                "relu1",
-                safetensors::tensor::TensorView::new(safetensors::Dtype::F32, vec![6, 4], &f32s)
-                    .unwrap(),
-            ),
-            (
-                "fc",
-                safetensors::tensor::TensorView::new(safetensors::Dtype::BF16, vec![30], &bf16s)
-                    .unwrap(),
-            ),
+    safetensors_file(
+        &d.join("net.safetensors"),
+        &[
+            ("relu1", safetensors::Dtype::F32, &[6, 4], &f32s),
+            ("fc", safetensors::Dtype::BF16, &[30], &bf16s),
         ],
-        &None,
-    )
-    .unwrap();
-    std::fs::write(d.join("net.safetensors"), st).unwrap();
+    );
 
     let (corpus, errors) = open_inputs(std::slice::from_ref(&d), None);
     assert!(errors.is_empty(), "{errors:?}");
@@ -157,27 +130,13 @@ fn files_that_cannot_be_read_are_named_and_the_rest_open() {
     std::fs::write(d.join("untyped.bin"), &f32s).unwrap();
     std::fs::write(d.join("odd.f32.bin"), [0u8; 6]).unwrap();
     std::fs::write(d.join("junk.safetensors"), b"not json").unwrap();
-    let st = safetensors::serialize(
-        [
-            (
-                "ok",
-                safetensors::tensor::TensorView::new(
-                    safetensors::Dtype::F16,
-                    vec![16],
-                    &data(16, 2),
-                )
-                .unwrap(),
-            ),
-            (
-                "ints",
-                safetensors::tensor::TensorView::new(safetensors::Dtype::I32, vec![8], &f32s)
-                    .unwrap(),
-            ),
+    safetensors_file(
+        &d.join("mixed.safetensors"),
+        &[
+            ("ok", safetensors::Dtype::F16, &[16], &data(16, 2)),
+            ("ints", safetensors::Dtype::I32, &[8], &f32s),
         ],
-        &None,
-    )
-    .unwrap();
-    std::fs::write(d.join("mixed.safetensors"), st).unwrap();
+    );
 
     let (corpus, errors) = open_inputs(std::slice::from_ref(&d), None);
     let names: Vec<String> = corpus.entries().iter().map(|e| e.name()).collect();

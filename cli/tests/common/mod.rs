@@ -32,20 +32,8 @@ pub fn text(o: &Output) -> String {
     )
 }
 
-/// An .npy file (format 1.0, C order) of `descr` and `shape` holding `data`.
-pub fn npy(path: &std::path::Path, descr: &str, shape: &[usize], data: &[u8]) {
-    let dims: Vec<String> = shape.iter().map(|d| d.to_string()).collect();
-    let mut h = format!(
-        "{{'descr': '{descr}', 'fortran_order': False, 'shape': ({},), }}",
-        dims.join(", ")
-    );
-    while (10 + h.len() + 1) % 64 != 0 {
-        h.push(' ');
-    }
-    h.push('\n');
-    let mut f = b"\x93NUMPY\x01\x00".to_vec();
-    f.extend_from_slice(&(h.len() as u16).to_le_bytes());
-    f.extend_from_slice(h.as_bytes());
-    f.extend_from_slice(data);
-    std::fs::write(path, f).unwrap();
-}
+// The users' tensor files the corpus tests write (.npy, .safetensors).
+#[path = "../../../corpus/tests/common/files.rs"]
+mod files;
+#[allow(unused_imports)] // each test file uses the helpers it needs
+pub use files::{npy, safetensors_file};

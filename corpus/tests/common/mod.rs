@@ -1,0 +1,3 @@
+//! Shared by the corpus tests.
+
+pub mod files;
