@@ -370,10 +370,17 @@ fn open_npy(path: &Path, bytes: &[u8], dtype: Option<Dtype>) -> Result<Found, St
         return Err("Fortran-ordered: save a C-ordered copy (numpy.ascontiguousarray)".into());
     }
     let shape: Vec<usize> = header.shape().iter().map(|&d| d as usize).collect();
-    let len = shape.iter().product::<usize>() * ty.elem_bytes();
-    if bytes.len() < offset as usize + len {
+    // (A hostile shape must not overflow into a small length.)
+    let len = shape
+        .iter()
+        .try_fold(ty.elem_bytes(), |a, &d| a.checked_mul(d));
+    if len
+        .and_then(|l| l.checked_add(offset as usize))
+        .is_none_or(|end| bytes.len() < end)
+    {
         return Err(format!("data shorter than its shape {shape:?} says"));
     }
+    let len = len.unwrap_or(0);
     Ok(Found {
         tensor: None,
         dtype: ty,

@@ -127,6 +127,14 @@ fn files_that_cannot_be_read_are_named_and_the_rest_open() {
     npy(&d.join("fortran.npy"), "<f4", true, &[2, 4], &f32s);
     npy(&d.join("f64.npy"), "<f8", false, &[4], &f32s);
     npy(&d.join("short.npy"), "<f4", false, &[9], &f32s);
+    // 2^62 elements of 4 bytes: the byte count overflows, it must not wrap to a small one.
+    npy(
+        &d.join("huge.npy"),
+        "<f4",
+        false,
+        &[1 << 31, 1 << 31],
+        &f32s,
+    );
     std::fs::write(d.join("untyped.bin"), &f32s).unwrap();
     std::fs::write(d.join("odd.f32.bin"), [0u8; 6]).unwrap();
     std::fs::write(d.join("junk.safetensors"), b"not json").unwrap();
@@ -153,11 +161,12 @@ fn files_that_cannot_be_read_are_named_and_the_rest_open() {
     said("fortran.npy", "Fortran");
     said("f64.npy", "not one cdma compresses");
     said("short.npy", "shorter");
+    said("huge.npy", "shorter");
     said("untyped.bin", "--dtype");
     said("odd.f32.bin", "whole number");
     said("junk.safetensors", "not a .safetensors");
     said("mixed.safetensors:ints", "I32");
-    assert_eq!(errors.len(), 9, "{errors:?}");
+    assert_eq!(errors.len(), 10, "{errors:?}");
 
     // The caller's type names what a file does not say, and must agree with what it does.
     let (corpus, errors) = open_inputs(
