@@ -62,16 +62,9 @@ pub fn elem_of(dtype: Dtype) -> ElemWidth {
     }
 }
 
-/// The element type ZVC-X uses for a corpus dtype.
+/// The element type ZVC-X uses for a corpus dtype ([`Dtype::elem_type`]).
 pub fn type_of(dtype: Dtype) -> cdma_model::ElemType {
-    use cdma_model::ElemType;
-    match dtype {
-        Dtype::F32 => ElemType::F32,
-        Dtype::Bf16 => ElemType::Bf16,
-        Dtype::F16 => ElemType::F16,
-        Dtype::E4m3 => ElemType::E4m3,
-        Dtype::E5m2 => ElemType::E5m2,
-    }
+    dtype.elem_type()
 }
 
 /// Measures one tensor's bytes (zeros recounted from the data, not taken from the manifest).

@@ -19,7 +19,7 @@ pub struct Inputs {
     pub input: Vec<PathBuf>,
     /// Element type of the inputs whose file does not say it (NumPy's <V2 / |V1 records, in
     /// which it saves ml_dtypes' bfloat16 and float8 arrays; .bin files): f32, bf16, f16,
-    /// e4m3, e5m2 (NumPy / ml_dtypes names work too).
+    /// e4m3, e5m2, i8, u8 (NumPy / ml_dtypes names work too).
     #[arg(long, value_name = "TYPE", value_parser = parse_dtype)]
     pub dtype: Option<Dtype>,
 }

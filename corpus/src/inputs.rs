@@ -51,6 +51,8 @@ pub fn dtype_alias(name: &str) -> Option<Dtype> {
         "f16" | "float16" | "fp16" | "half" => Dtype::F16,
         "e4m3" | "e4m3fn" | "float8_e4m3fn" | "float8_e4m3" | "f8_e4m3" | "fp8_e4m3" => Dtype::E4m3,
         "e5m2" | "float8_e5m2" | "f8_e5m2" | "fp8_e5m2" => Dtype::E5m2,
+        "i8" | "int8" => Dtype::I8,
+        "u8" | "uint8" => Dtype::U8,
         _ => return None,
     })
 }
@@ -332,11 +334,14 @@ fn open_npy(path: &Path, bytes: &[u8], dtype: Option<Dtype>) -> Result<Found, St
     let ty = match (ts.type_char(), size) {
         (npyz::TypeChar::Float, 4) => Dtype::F32,
         (npyz::TypeChar::Float, 2) => Dtype::F16,
-        // ml_dtypes' types as records, or their raw words as unsigned integers.
+        (npyz::TypeChar::Int, 1) => Dtype::I8,
+        // ml_dtypes' types as records, or their raw words as unsigned integers (bytes are u8
+        // unless the name or --dtype says which 8-bit float they hold).
         (npyz::TypeChar::RawData | npyz::TypeChar::Uint, 1 | 2) => {
             let want = |d: Dtype| d.elem_bytes() as u64 == size;
             match named.filter(|&d| want(d)) {
                 Some(d) => d,
+                None if ts.type_char() == npyz::TypeChar::Uint && size == 1 => Dtype::U8,
                 None => {
                     let options: Vec<&str> = Dtype::ALL
                         .into_iter()
@@ -405,6 +410,8 @@ fn open_safetensors(path: &Path, bytes: &[u8]) -> Result<Vec<Result<Found, Input
                 S::F16 => Dtype::F16,
                 S::F8_E4M3 => Dtype::E4m3,
                 S::F8_E5M2 => Dtype::E5m2,
+                S::I8 => Dtype::I8,
+                S::U8 => Dtype::U8,
                 other => {
                     return Err(InputError {
                         what: format!("{}:{name}", path.display()),

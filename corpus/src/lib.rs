@@ -47,11 +47,27 @@ pub enum Dtype {
     E4m3,
     /// FP8 E5M2 (IEEE-like: exponent `11111` is infinity or NaN, max 57344).
     E5m2,
+    /// Signed 8-bit integers (quantized activations); frames carry them as untyped bytes.
+    I8,
+    /// Unsigned 8-bit integers (quantized activations); frames carry them as untyped bytes.
+    U8,
 }
 
 impl Dtype {
-    /// All dtypes, in manifest order.
-    pub const ALL: [Dtype; 5] = [
+    /// All dtypes: the float types, then the integers.
+    pub const ALL: [Dtype; 7] = [
+        Dtype::F32,
+        Dtype::Bf16,
+        Dtype::F16,
+        Dtype::E4m3,
+        Dtype::E5m2,
+        Dtype::I8,
+        Dtype::U8,
+    ];
+
+    /// The float types, in manifest order: the dtypes of the bundled corpus (each of its
+    /// tensors is in all of them), and of the analysis's per-dtype tables and plots.
+    pub const FLOATS: [Dtype; 5] = [
         Dtype::F32,
         Dtype::Bf16,
         Dtype::F16,
@@ -59,12 +75,31 @@ impl Dtype {
         Dtype::E5m2,
     ];
 
+    /// The frame element type of this dtype (docs/FORMAT.md): the float types' own, untyped
+    /// bytes for the integers (ZVC-X then codes their positions and repeats only).
+    pub fn elem_type(self) -> cdma_model::ElemType {
+        use cdma_model::{ElemType, ElemWidth};
+        match self {
+            Dtype::F32 => ElemType::F32,
+            Dtype::Bf16 => ElemType::Bf16,
+            Dtype::F16 => ElemType::F16,
+            Dtype::E4m3 => ElemType::E4m3,
+            Dtype::E5m2 => ElemType::E5m2,
+            Dtype::I8 | Dtype::U8 => ElemType::Raw(ElemWidth::W8),
+        }
+    }
+
+    /// Whether elements are floats (a sign, an exponent and a mantissa).
+    pub fn is_float(self) -> bool {
+        !matches!(self, Dtype::I8 | Dtype::U8)
+    }
+
     /// Element width in bits (the `E` of the ZVC format).
     pub fn elem_bits(self) -> u32 {
         match self {
             Dtype::F32 => 32,
             Dtype::Bf16 | Dtype::F16 => 16,
-            Dtype::E4m3 | Dtype::E5m2 => 8,
+            Dtype::E4m3 | Dtype::E5m2 | Dtype::I8 | Dtype::U8 => 8,
         }
     }
 
@@ -73,7 +108,8 @@ impl Dtype {
         self.elem_bits() as usize / 8
     }
 
-    /// Name used in file names and in the manifest: `f32`, `bf16`, `f16`, `e4m3`, `e5m2`.
+    /// Name used in file names and in the manifest: `f32`, `bf16`, `f16`, `e4m3`, `e5m2`,
+    /// `i8`, `u8`.
     pub fn name(self) -> &'static str {
         match self {
             Dtype::F32 => "f32",
@@ -81,6 +117,8 @@ impl Dtype {
             Dtype::F16 => "f16",
             Dtype::E4m3 => "e4m3",
             Dtype::E5m2 => "e5m2",
+            Dtype::I8 => "i8",
+            Dtype::U8 => "u8",
         }
     }
 
@@ -89,8 +127,8 @@ impl Dtype {
         Dtype::ALL.into_iter().find(|d| d.name() == name)
     }
 
-    /// Mask of the exponent field. For every dtype but e4m3 an element is non-finite iff all of
-    /// these bits are set; see [`Dtype::is_non_finite`].
+    /// Mask of the exponent field (0 for the integers). For every float type but e4m3 an
+    /// element is non-finite iff all of these bits are set; see [`Dtype::is_non_finite`].
     pub fn exponent_mask(self) -> u32 {
         match self {
             Dtype::F32 => 0x7F80_0000,
@@ -98,13 +136,17 @@ impl Dtype {
             Dtype::F16 => 0x7C00,
             Dtype::E4m3 => 0x78,
             Dtype::E5m2 => 0x7C,
+            Dtype::I8 | Dtype::U8 => 0,
         }
     }
 
     /// Whether the element `bits` is an infinity or a NaN: an all-ones exponent, except in e4m3,
     /// whose only non-finite patterns are the NaNs `S.1111.111` (exponent 1111 is otherwise a
-    /// normal binade, 256..=448).
+    /// normal binade, 256..=448). Integers are always finite.
     pub fn is_non_finite(self, bits: u32) -> bool {
+        if !self.is_float() {
+            return false;
+        }
         let m = match self {
             Dtype::E4m3 => 0x7F,
             d => d.exponent_mask(),
@@ -118,13 +160,14 @@ impl Dtype {
         matches!(self, Dtype::E4m3 | Dtype::E5m2)
     }
 
-    /// Bit pattern of `-0.0` (only the sign bit set).
-    pub fn neg_zero_bits(self) -> u32 {
-        1 << (self.elem_bits() - 1)
+    /// Bit pattern of `-0.0` (only the sign bit set); `None` for the integers, which have no
+    /// negative zero.
+    pub fn neg_zero_bits(self) -> Option<u32> {
+        self.is_float().then(|| 1 << (self.elem_bits() - 1))
     }
 
     /// Value of one element given its bit pattern (low `elem_bits` bits of `bits`), widened to f64
-    /// exactly (every f32, bf16, f16, e4m3 and e5m2 value is representable in f64).
+    /// exactly (every f32, bf16, f16, e4m3, e5m2, i8 and u8 value is representable in f64).
     pub fn to_f64(self, bits: u32) -> f64 {
         match self {
             Dtype::F32 => f64::from(f32::from_bits(bits)),
@@ -132,6 +175,8 @@ impl Dtype {
             Dtype::F16 => f64::from(f16_to_f32(bits as u16)),
             Dtype::E4m3 => f64::from(fp8::e4m3_to_f32(bits as u8)),
             Dtype::E5m2 => f64::from(fp8::e5m2_to_f32(bits as u8)),
+            Dtype::I8 => f64::from(bits as u8 as i8),
+            Dtype::U8 => f64::from(bits as u8),
         }
     }
 }
@@ -337,7 +382,7 @@ impl BitStats {
             s.elements += 1;
             if w == 0 {
                 s.pos_zero += 1;
-            } else if w == dtype.neg_zero_bits() {
+            } else if Some(w) == dtype.neg_zero_bits() {
                 s.neg_zero += 1;
             }
             if dtype.is_non_finite(w) {
@@ -380,6 +425,10 @@ pub enum TensorData {
     E4m3(Vec<u8>),
     /// e5m2 raw bytes; see [`fp8::e5m2_to_f32`].
     E5m2(Vec<u8>),
+    /// Signed bytes.
+    I8(Vec<i8>),
+    /// Unsigned bytes.
+    U8(Vec<u8>),
 }
 
 /// A verified tensor: its manifest entry and its data.
@@ -633,6 +682,8 @@ impl Corpus {
             Dtype::F16 => TensorData::F16(self.read_u16(e)?),
             Dtype::E4m3 => TensorData::E4m3(self.read_u8(e)?),
             Dtype::E5m2 => TensorData::E5m2(self.read_u8(e)?),
+            Dtype::I8 => TensorData::I8(self.read(e)?.into_iter().map(|b| b as i8).collect()),
+            Dtype::U8 => TensorData::U8(self.read(e)?),
         };
         Ok(Tensor {
             entry: e.clone(),
@@ -670,7 +721,7 @@ mod tests {
         assert_eq!(Dtype::from_name("f64"), None);
         assert_eq!(
             Dtype::ALL.map(Dtype::elem_bits),
-            [32, 16, 16, 8, 8],
+            [32, 16, 16, 8, 8, 8, 8],
             "element widths"
         );
     }

@@ -54,12 +54,19 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
     // ml_dtypes saves float8_e5m2 arrays as "<f1", a type string NumPy never writes.
     npy(&d.join("e5.float8_e5m2.npy"), "<f1", false, &[17], &e4m3s);
     std::fs::write(d.join("raw.f16.bin"), &f16s).unwrap();
+    // Quantized activations: NumPy's int8/uint8, and bytes a name types as an 8-bit float.
+    npy(&d.join("q.npy"), "|i1", false, &[17], &e4m3s);
+    npy(&d.join("qu.npy"), "|u1", false, &[17], &e4m3s);
+    npy(&d.join("bytes.e4m3.npy"), "|u1", false, &[17], &e4m3s);
+    std::fs::write(d.join("raw.i8.bin"), &e4m3s).unwrap();
     std::fs::write(d.join("README.txt"), "not a tensor").unwrap();
     safetensors_file(
         &d.join("net.safetensors"),
         &[
             ("relu1", safetensors::Dtype::F32, &[6, 4], &f32s),
             ("fc", safetensors::Dtype::BF16, &[30], &bf16s),
+            ("q", safetensors::Dtype::I8, &[17], &e4m3s),
+            ("qu", safetensors::Dtype::U8, &[17], &e4m3s),
         ],
     );
 
@@ -70,16 +77,22 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
         names,
         [
             "act.float8_e4m3fn",
+            "bytes.e4m3",
             "conv1",
             "e5.float8_e5m2",
             "half",
             "net/fc",
+            "net/q",
+            "net/qu",
             "net/relu1",
+            "q",
+            "qu",
             "raw.f16",
+            "raw.i8",
             "sub/pool2.bf16"
         ]
     );
-    let want: [(&str, Dtype, &[u8], &[usize]); 8] = [
+    let want: [(&str, Dtype, &[u8], &[usize]); 14] = [
         ("act.float8_e4m3fn", Dtype::E4m3, &e4m3s, &[17]),
         ("e5.float8_e5m2", Dtype::E5m2, &e4m3s, &[17]),
         ("conv1", Dtype::F32, &f32s, &[2, 3, 4]),
@@ -88,6 +101,12 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
         ("net/relu1", Dtype::F32, &f32s, &[6, 4]),
         ("raw.f16", Dtype::F16, &f16s, &[9]),
         ("sub/pool2.bf16", Dtype::Bf16, &bf16s, &[5, 6]),
+        ("q", Dtype::I8, &e4m3s, &[17]),
+        ("qu", Dtype::U8, &e4m3s, &[17]),
+        ("bytes.e4m3", Dtype::E4m3, &e4m3s, &[17]),
+        ("raw.i8", Dtype::I8, &e4m3s, &[17]),
+        ("net/q", Dtype::I8, &e4m3s, &[17]),
+        ("net/qu", Dtype::U8, &e4m3s, &[17]),
     ];
     for (name, dtype, bytes, shape) in want {
         let e = corpus.find(name).unwrap();
@@ -101,6 +120,9 @@ fn a_folder_of_npy_safetensors_and_raw_files_opens_without_a_manifest() {
             "{name}"
         );
         assert!(e.pos_zero > 0 && e.sparsity > 0.0, "{name}: zeros counted");
+        if !dtype.is_float() {
+            assert_eq!((e.neg_zero, e.non_finite), (0, 0), "{name}: integers");
+        }
     }
     assert_eq!(corpus.find("net/relu1").unwrap().net, "net");
     assert_eq!(corpus.find("sub/pool2.bf16").unwrap().net, "sub");

@@ -22,6 +22,8 @@ NAMES = {
     np.dtype(ml_dtypes.bfloat16): "bf16",
     np.dtype(ml_dtypes.float8_e4m3fn): "e4m3",
     np.dtype(ml_dtypes.float8_e5m2): "e5m2",
+    np.dtype(np.int8): "i8",
+    np.dtype(np.uint8): "u8",
 }
 rng = np.random.default_rng(7)
 
@@ -30,6 +32,9 @@ def relu(shape, dtype):
     """ReLU-like activations: about 60 % zeros, the rest positive."""
     x = rng.standard_normal(shape).astype(np.float32)
     x[x < 0.25] = 0
+    if np.dtype(dtype).kind in "iu":
+        # Quantized: a scale that keeps the values inside the integer range.
+        return np.clip(np.round(x * 40), 0, 127).astype(dtype)
     return x.astype(dtype)
 
 
@@ -46,6 +51,7 @@ def run(*args):
 with tempfile.TemporaryDirectory() as tmp:
     d = pathlib.Path(tmp)
     (d / "sub").mkdir()
+    (d / "q").mkdir()
     # NumPy saves ml_dtypes' types as anonymous records (<V2, |V1): the file name types them.
     npys = {
         "conv1": relu((2, 8, 6, 6), np.float32),
@@ -53,6 +59,8 @@ with tempfile.TemporaryDirectory() as tmp:
         "fc1.float8_e4m3fn": relu((4, 64), ml_dtypes.float8_e4m3fn),
         "fc2.float8_e5m2": relu((4, 48), ml_dtypes.float8_e5m2),
         "pool1": relu((2, 8, 3, 3), np.float16),
+        "q/conv3": relu((2, 8, 4, 4), np.int8),
+        "q/fc3": relu((4, 32), np.uint8),
     }
     for name, a in npys.items():
         np.save(d / f"{name}.npy", a)
@@ -61,6 +69,8 @@ with tempfile.TemporaryDirectory() as tmp:
         "layer2.pool": relu((2, 8, 3, 3), np.float32),
         "fc": relu((3, 40), ml_dtypes.float8_e4m3fn),
         "head": relu((3, 40), ml_dtypes.float8_e5m2),
+        "qconv": relu((2, 4, 5, 5), np.int8),
+        "qfc": relu((3, 40), np.uint8),
     }
     save_file(st, d / "net.safetensors")
     expected = dict(npys) | {f"net/{k}": v for k, v in st.items()}

@@ -3,7 +3,7 @@
 //! element compared with the input; and a damaged-payload campaign (bit flips, truncation,
 //! extension) whose error / no-error verdict and data must be the model's.
 
-use cdma_corpus::{Corpus, Dtype};
+use cdma_corpus::Corpus;
 use cdma_model::rng::XorShift64;
 use cdma_model::zvcx::{decode, encode};
 use cdma_model::ElemType;
@@ -11,16 +11,6 @@ use cdma_tb::zvcx_dec::{run, Chunk, RawWord};
 
 /// Changes word `i` of a stream (a word-rule test case).
 type WordMutation = dyn Fn(usize, &mut RawWord);
-
-fn type_of(d: Dtype) -> ElemType {
-    match d {
-        Dtype::F32 => ElemType::F32,
-        Dtype::Bf16 => ElemType::Bf16,
-        Dtype::F16 => ElemType::F16,
-        Dtype::E4m3 => ElemType::E4m3,
-        Dtype::E5m2 => ElemType::E5m2,
-    }
-}
 
 fn raw_of(t: ElemType) -> ElemType {
     ElemType::Raw(t.width())
@@ -59,7 +49,7 @@ fn corpus_tensors_decode_bit_exact() {
     for (i, e) in corpus.entries().iter().enumerate() {
         let bytes = corpus.read(e).expect("tensor verifies");
         let bytes = &bytes[..bytes.len().min(24 << 10)];
-        let t = type_of(e.dtype);
+        let t = e.dtype.elem_type();
         let mut tys = vec![t];
         if i % 3 == 0 {
             tys.push(raw_of(t));
