@@ -145,8 +145,6 @@ fn _cdma(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ELEM_TYPES", types)?;
     let codecs: Vec<&str> = Codec::ALL.iter().map(|c| c.name()).collect();
     m.add("CODECS", codecs)?;
-    let measured: Vec<&str> = Measured::ALL.iter().map(|c| c.key()).collect();
-    m.add("MEASURED", measured)?;
     m.add("CHUNK_LOG2_DEFAULT", CHUNK_LOG2_DEFAULT)?;
     Ok(())
 }
