@@ -74,7 +74,7 @@ pub fn vcd_to_fst(vcd: &Path, fst: &Path) -> Result<(), SimError> {
             }
             Command::ChangeVector(code, v) => {
                 let s = signal(&signals, code).map_err(at)?;
-                let v: Vec<Value> = v.iter().collect();
+                let v: Vec<Value> = v.into();
                 pad_into(&mut bits, &v, s.bits);
                 w.value(s.handle, &bits);
             }
