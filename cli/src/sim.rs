@@ -3,6 +3,7 @@
 use crate::inputs::read_tensor;
 use crate::{parse_elem, CliResult};
 use cdma_model::{zvc, ElemWidth};
+use cdma_tb::dut::Clocked;
 use cdma_tb::regress::{elem_of, patterns, Duts};
 use cdma_tb::zvc::{compare, run_compressor, run_decompressor, RunStats};
 use std::path::PathBuf;
@@ -50,9 +51,21 @@ pub struct Args {
     /// single-tensor .safetensors file.
     #[arg(long)]
     input: PathBuf,
-    /// Write a waveform of the run (VCD; FST if the name ends in .fst).
-    #[arg(long)]
+    /// Write a VCD waveform of the run to FILE.
+    #[arg(long, value_name = "FILE", conflicts_with = "fst")]
     vcd: Option<PathBuf>,
+    /// Write an FST waveform (GTKWave's compressed format) of the run to FILE; the model
+    /// writes a VCD next to it (FILE.tmp.vcd), converted when the run ends.
+    #[arg(long, value_name = "FILE")]
+    fst: Option<PathBuf>,
+    /// Trace from cycle N on (with --vcd or --fst); cycles count from the model's creation,
+    /// reset included, and cycle N is waveform time 2N.
+    #[arg(long, value_name = "N")]
+    trace_from: Option<u64>,
+    /// Trace up to cycle N, included (with --vcd or --fst): the waveform is closed there, so
+    /// a long run writes only the window.
+    #[arg(long, value_name = "N")]
+    trace_to: Option<u64>,
     /// Valid/ready pattern seed: 0 = always valid and ready (throughput), others random.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -73,6 +86,7 @@ pub fn run(mut a: Args) -> CliResult {
         (None, Some(d)) => elem_of(d),
         (None, None) => ElemWidth::W32,
     };
+    a.check_trace()?;
     if let Block::Dma = a.block {
         return run_dma(&a, data);
     }
@@ -82,33 +96,81 @@ pub fn run(mut a: Args) -> CliResult {
     let (name, stats) = match a.block {
         Block::Compressor => {
             let dut = duts.compressor(a.elem);
-            if let Some(p) = &a.vcd {
-                dut.trace(p)?;
-            }
+            a.start_trace(dut)?;
             let (mut src, mut sink) = patterns(a.seed, 0);
-            let (got, stats) =
-                run_compressor(dut, &data, &mut src, &mut sink).map_err(|e| e.to_string())?;
+            let run = run_compressor(dut, &data, &mut src, &mut sink);
+            // Closed before the verdict, so a failing run's waveform is complete.
+            dut.close_trace()?;
+            let (got, stats) = run.map_err(|e| e.to_string())?;
             compare("compressor payload", &payload, &got).map_err(|e| e.to_string())?;
             ("compressor", stats)
         }
         Block::Decompressor => {
             let dut = duts.decompressor(a.elem);
-            if let Some(p) = &a.vcd {
-                dut.trace(p)?;
-            }
+            a.start_trace(dut)?;
             let (mut src, mut sink) = patterns(a.seed, 1);
-            let (got, stats) = run_decompressor(dut, &payload, n_elems, &mut src, &mut sink)
-                .map_err(|e| e.to_string())?;
+            let run = run_decompressor(dut, &payload, n_elems, &mut src, &mut sink);
+            dut.close_trace()?;
+            let (got, stats) = run.map_err(|e| e.to_string())?;
             compare("decompressor output", &data, &got).map_err(|e| e.to_string())?;
             ("decompressor", stats)
         }
         Block::Dma => unreachable!("handled by run_dma above"),
     };
     report(name, a.elem, n_elems, &stats);
-    if let Some(p) = &a.vcd {
-        println!("waveform: {}", p.display());
-    }
+    a.report_trace();
     Ok(())
+}
+
+impl Args {
+    /// The waveform file (`--vcd` or `--fst`; clap allows at most one).
+    fn wave(&self) -> Option<&PathBuf> {
+        self.vcd.as_ref().or(self.fst.as_ref())
+    }
+
+    /// The traced cycles (`--trace-from`, `--trace-to`), if either is given.
+    fn window(&self) -> Option<(u64, u64)> {
+        (self.trace_from.is_some() || self.trace_to.is_some()).then(|| {
+            (
+                self.trace_from.unwrap_or(0),
+                self.trace_to.unwrap_or(u64::MAX),
+            )
+        })
+    }
+
+    /// A window needs a waveform and must not end before it starts.
+    fn check_trace(&self) -> CliResult {
+        match (self.window(), self.wave()) {
+            (Some(_), None) => Err("--trace-from/--trace-to need --vcd FILE or --fst FILE".into()),
+            (Some((from, to)), Some(_)) if from > to => Err(format!(
+                "--trace-from {from} is after --trace-to {to}: the window would be empty"
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// Opens the waveform (if any) on a block, limited to the window.
+    fn start_trace<C: Clocked + ?Sized>(&self, dut: &mut C) -> CliResult {
+        let Some(p) = self.wave() else {
+            return Ok(());
+        };
+        if let Some((from, to)) = self.window() {
+            dut.trace_window(from, to)?;
+        }
+        dut.trace(p)
+    }
+
+    /// Says where the waveform is and which cycles it holds.
+    fn report_trace(&self) {
+        let Some(p) = self.wave() else {
+            return;
+        };
+        match self.window() {
+            Some((from, u64::MAX)) => println!("waveform: {} (cycles {from}..)", p.display()),
+            Some((from, to)) => println!("waveform: {} (cycles {from}..={to})", p.display()),
+            None => println!("waveform: {}", p.display()),
+        }
+    }
 }
 
 fn report(block: &str, elem: ElemWidth, n_elems: usize, s: &RunStats) {
@@ -189,11 +251,20 @@ fn run_dma(a: &Args, data: Vec<u8>) -> CliResult {
         BenchConfig::random(bits, a.seed)
     };
     let mut bench = DmaBench::open(top, cfg)?;
-    if let Some(p) = &a.vcd {
-        bench.dut.trace_vcd(p).map_err(|e| e.to_string())?;
+    if let Some(p) = a.wave() {
+        if let Some((from, to)) = a.window() {
+            bench
+                .dut
+                .trace_window(from, to)
+                .map_err(|e| e.to_string())?;
+        }
+        bench.dut.trace(p).map_err(|e| e.to_string())?;
     }
     let expect = scn.expect();
-    let r = bench.run(&scn, &expect).map_err(|e| e.to_string())?;
+    let r = bench.run(&scn, &expect);
+    // Closed before the verdict, so a failing run's waveform is complete.
+    bench.dut.close_trace().map_err(|e| e.to_string())?;
+    let r = r.map_err(|e| e.to_string())?;
     if !r.mismatches.is_empty() {
         return Err(format!(
             "{top}: {} mismatches against the golden model:\n{}",
@@ -210,9 +281,6 @@ fn run_dma(a: &Args, data: Vec<u8>) -> CliResult {
         r.stats.bytes_read,
         r.stats.bytes_written
     );
-    if let Some(p) = &a.vcd {
-        bench.dut.close_trace();
-        println!("waveform: {}", p.display());
-    }
+    a.report_trace();
     Ok(())
 }

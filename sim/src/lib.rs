@@ -7,18 +7,29 @@
 //! - typed port accessors: `set_<port>(bool)` / `<port>() -> bool` for 1-bit ports,
 //!   `u64` for ports of 2..=64 bits, `[u32; ceil(width/32)]` (little-endian words) above that;
 //! - [`eval`](Dut::eval), [`tick`](Dut::tick) (one clock cycle), [`time`](Dut::time),
-//!   `trace_vcd(path)` / `close_trace()`;
+//!   `trace(path)` (VCD, or FST for a `.fst` name), `trace_window(from_cycle, to_cycle)`,
+//!   `close_trace()`;
 //! - `MODULE`, `PORTS` and `PARAMS` constants, and the object-safe [`Dut`] trait so a
 //!   testbench can drive ports by name and pick a top at run time ([`new_dut`], [`TOPS`]).
 //!
-//! Dropping a wrapper runs the model's `final()` and closes its trace.
+//! Dropping a wrapper closes its trace and runs the model's `final()`.
+//!
+//! Every model traces VCD (a Verilated model is built for one trace format, and two would
+//! double the C++ build); an FST trace is that VCD, converted on close by [`vcd_to_fst`]
+//! through GTKWave's FST writer, which Verilator ships and the build script compiles once.
 //!
 //! See `sim/README.md` for how it works and why it does not use the `verilated` crate.
 
 #![deny(missing_docs)]
 
-use std::ffi::CString;
 use std::path::Path;
+
+mod fst_writer;
+mod trace;
+mod vcd_to_fst;
+
+use trace::{window_times, TraceTarget};
+pub use vcd_to_fst::vcd_to_fst;
 
 /// Port direction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -121,6 +132,24 @@ pub enum SimError {
         /// Why.
         reason: String,
     },
+    /// A trace window that ends before it starts.
+    #[error("trace window: from cycle {from} is after to cycle {to}")]
+    TraceWindow {
+        /// First cycle traced.
+        from: u64,
+        /// Last cycle traced.
+        to: u64,
+    },
+    /// A VCD trace could not be converted to FST.
+    #[error("cannot convert trace {vcd} to {fst}: {reason}")]
+    Convert {
+        /// The VCD read.
+        vcd: String,
+        /// The FST written.
+        fst: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// Object-safe interface of every generated wrapper, for testbenches that find ports by name
@@ -139,10 +168,14 @@ pub trait Dut {
     fn tick(&mut self);
     /// Simulation time in half cycles.
     fn time(&self) -> u64;
-    /// Start a VCD trace of all signals to `path` (closing any open trace).
-    fn trace_vcd(&mut self, path: &Path) -> Result<(), SimError>;
-    /// Flush and close the open trace, if any.
-    fn close_trace(&mut self);
+    /// Start a trace of all signals into `path` (closing any open trace): FST if the name
+    /// ends in `.fst` (converted from a VCD on close), else VCD.
+    fn trace(&mut self, path: &Path) -> Result<(), SimError>;
+    /// Trace only the cycles `from_cycle..=to_cycle` (since the model's creation; cycle N is
+    /// trace time 2N and 2N+1), closing the trace after `to_cycle`; default: every cycle.
+    fn trace_window(&mut self, from_cycle: u64, to_cycle: u64) -> Result<(), SimError>;
+    /// Flush and close the open trace, if any (converting an FST trace).
+    fn close_trace(&mut self) -> Result<(), SimError>;
     /// Drive input port `port` with `ceil(width/32)` little-endian words; bits above the width
     /// must be 0.
     fn set_words(&mut self, port: usize, words: &[u32]) -> Result<(), SimError>;
@@ -286,39 +319,4 @@ fn u64_to_words(v: u64, w: &mut [u32]) {
     for (i, x) in w.iter_mut().enumerate() {
         *x = (v >> (32 * i)) as u32;
     }
-}
-
-/// A trace path as a C string, after proving in Rust that the file can be created, so the
-/// error is a clear message with the OS reason rather than a silent non-open in C++.
-fn trace_path(path: &Path) -> Result<CString, SimError> {
-    let err = |reason: String| SimError::Trace {
-        path: path.display().to_string(),
-        reason,
-    };
-    std::fs::File::create(path).map_err(|e| err(e.to_string()))?;
-    #[cfg(unix)]
-    let bytes = {
-        use std::os::unix::ffi::OsStrExt;
-        path.as_os_str().as_bytes().to_vec()
-    };
-    #[cfg(not(unix))]
-    let bytes = path
-        .to_str()
-        .ok_or_else(|| err("path is not valid UTF-8".into()))?
-        .as_bytes()
-        .to_vec();
-    CString::new(bytes).map_err(|_| err("path contains a NUL byte".into()))
-}
-
-/// Map the shim's trace_open return code.
-fn trace_result(path: &Path, rc: std::os::raw::c_int) -> Result<(), SimError> {
-    let reason = match rc {
-        0 => return Ok(()),
-        1 => "out of memory",
-        _ => "Verilator could not open it",
-    };
-    Err(SimError::Trace {
-        path: path.display().to_string(),
-        reason: reason.into(),
-    })
 }

@@ -13,13 +13,13 @@ fn tmp(name: &str) -> PathBuf {
 fn vcd_has_ports_values_and_time_steps() {
     let path = tmp("widths.vcd");
     let mut d = CdmaSimWidths::new();
-    d.trace_vcd(&path).unwrap();
+    d.trace(&path).unwrap();
     d.set_d7(0b101_0011);
     d.set_d65(&[0, 0, 1]);
     for _ in 0..3 {
         d.tick();
     }
-    d.close_trace();
+    d.close_trace().unwrap();
     let vcd = std::fs::read_to_string(&path).unwrap();
     for port in [
         "clock", "rst", "d7", "q7", "d65", "d1056", "n1056", "cycles",
@@ -54,9 +54,9 @@ fn trace_can_be_reopened_and_is_closed_on_drop() {
     {
         let mut d = CdmaSimWidths::new();
         d.tick();
-        d.trace_vcd(&p1).unwrap();
+        d.trace(&p1).unwrap();
         d.tick();
-        d.trace_vcd(&p2).unwrap(); // closes p1
+        d.trace(&p2).unwrap(); // closes p1
         d.tick();
         // Dropped with p2 open: Drop must flush and close it.
     }
@@ -73,7 +73,7 @@ fn trace_can_be_reopened_and_is_closed_on_drop() {
 fn unwritable_trace_path_is_an_error() {
     let mut d = CdmaSimWidths::new();
     let err = d
-        .trace_vcd(std::path::Path::new("/nonexistent-dir/x.vcd"))
+        .trace(std::path::Path::new("/nonexistent-dir/x.vcd"))
         .unwrap_err();
     assert!(matches!(err, SimError::Trace { .. }), "{err}");
     assert!(err.to_string().contains("/nonexistent-dir/x.vcd"));
@@ -88,12 +88,12 @@ fn low_phase_step_shows_inputs_changed_after_eval() {
     // eval(); the trace's low-phase step must show logic settled on the latest inputs.
     let path = tmp("settle.vcd");
     let mut d = CdmaSimWidths::new();
-    d.trace_vcd(&path).unwrap();
+    d.trace(&path).unwrap();
     d.set_d1056(&[7; 33]);
     d.eval();
     d.set_d1056(&[9; 33]);
     d.tick();
-    d.close_trace();
+    d.close_trace().unwrap();
     let vcd = std::fs::read_to_string(&path).unwrap();
     let low = &vcd[vcd.find("#0").unwrap()..vcd.find("#1").unwrap()];
     let bits = |w: u32| format!("b{} ", format!("{w:032b}").repeat(33));

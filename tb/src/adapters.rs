@@ -86,7 +86,17 @@ impl Bound {
     }
 
     fn trace(&mut self, path: &Path) -> Result<(), String> {
-        self.dut.trace_vcd(path).map_err(|e| e.to_string())
+        self.dut.trace(path).map_err(|e| e.to_string())
+    }
+
+    fn trace_window(&mut self, from_cycle: u64, to_cycle: u64) -> Result<(), String> {
+        self.dut
+            .trace_window(from_cycle, to_cycle)
+            .map_err(|e| e.to_string())
+    }
+
+    fn close_trace(&mut self) -> Result<(), String> {
+        self.dut.close_trace().map_err(|e| e.to_string())
     }
 }
 
@@ -184,6 +194,12 @@ macro_rules! clocked {
             }
             fn trace(&mut self, path: &Path) -> Result<(), String> {
                 self.t.b.trace(path)
+            }
+            fn trace_window(&mut self, from_cycle: u64, to_cycle: u64) -> Result<(), String> {
+                self.t.b.trace_window(from_cycle, to_cycle)
+            }
+            fn close_trace(&mut self) -> Result<(), String> {
+                self.t.b.close_trace()
             }
         }
     };

@@ -12,9 +12,14 @@ pub trait Clocked {
     fn tick(&mut self);
     /// Synchronous reset held for a few cycles, inputs idle.
     fn reset(&mut self);
-    /// Starts a waveform trace into `path` (VCD, or FST when the name ends in `.fst` and the
-    /// bridge was built with FST support); every following cycle is dumped.
+    /// Starts a waveform trace into `path` (VCD, or FST when the name ends in `.fst`); every
+    /// following cycle in the trace window is dumped.
     fn trace(&mut self, path: &std::path::Path) -> Result<(), String>;
+    /// Traces only the cycles `from_cycle..=to_cycle`, counted from the model's creation
+    /// (reset included), and closes the trace after them; the default is every cycle.
+    fn trace_window(&mut self, from_cycle: u64, to_cycle: u64) -> Result<(), String>;
+    /// Flushes and closes the trace, if any (an FST trace is converted now).
+    fn close_trace(&mut self) -> Result<(), String>;
 }
 
 /// Ports of `ZvcCompressor` (docs/ARCHITECTURE.md). Wide data is little-endian u32 words.

@@ -44,9 +44,9 @@ const LIM: u64 = 10_000;
 impl Bench {
     fn new(module: &str, cfg: impl Fn(u32) -> AxiMemConfig) -> Bench {
         let mut dut = new_dut(module).expect("top built");
-        // Debug aid: CDMA_VCD=path writes a VCD trace of the whole run.
+        // Debug aid: CDMA_VCD=path writes a trace of the whole run (FST for a .fst name).
         if let Some(p) = std::env::var_os("CDMA_VCD") {
-            dut.trace_vcd(std::path::Path::new(&p)).expect("open VCD");
+            dut.trace(std::path::Path::new(&p)).expect("open the trace");
         }
         let dw = dut
             .params()

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::cache::{cache_root, fingerprint, CacheLock};
 use crate::compile::{compile_unit, CXX_DEFINES, CXX_FLAGS};
 use crate::error::{fail, write};
+use crate::fst::{compile_fstapi, FST_LIB};
 use crate::names::check_unique_names;
 use crate::shim::gen_shim;
 use crate::top::TopSpec;
@@ -106,6 +107,10 @@ pub fn build(hdl_tops: impl FnOnce() -> Vec<TopSpec>) {
         compiled.push("Verilator runtime".into());
     }
     libs.push("cdma_vl_runtime".into());
+    if compile_fstapi(&verilator, &cache, &base_key) {
+        compiled.push("FST writer".into());
+    }
+    libs.push(FST_LIB.into());
 
     for lib in &libs {
         println!(
@@ -123,6 +128,8 @@ pub fn build(hdl_tops: impl FnOnce() -> Vec<TopSpec>) {
         }
     });
     println!("cargo:rustc-link-lib={cxx_std}");
+    // The FST writer compresses with zlib.
+    println!("cargo:rustc-link-lib=z");
     // Verilator's runtime uses std::thread.
     println!("cargo:rustc-link-lib=pthread");
     if !compiled.is_empty() {

@@ -11,7 +11,9 @@
 //! 4. compiles the Verilator runtime once, every model and every shim with `cc` at `-O2`
 //!    (even in debug builds: an unoptimised model is ~10x slower and the tests stream whole
 //!    tensors through it), into cached static libraries ([`compile`], [`cache`]),
-//! 5. generates the safe Rust wrappers (`tops.rs`, included by `cdma-sim`'s `src/lib.rs`,
+//! 5. compiles GTKWave's FST writer (shipped with Verilator) once, for `cdma-sim`'s
+//!    VCD-to-FST trace converter ([`fst`]),
+//! 6. generates the safe Rust wrappers (`tops.rs`, included by `cdma-sim`'s `src/lib.rs`,
 //!    [`wrapper`]).
 //!
 //! Nothing here is specific to one top: adding a top to `cdma_hdl::all_tops()` is all it takes.
@@ -22,6 +24,7 @@ pub mod cache;
 pub mod compile;
 pub mod driver;
 pub mod error;
+pub mod fst;
 pub mod makefile;
 pub mod names;
 pub mod ports;

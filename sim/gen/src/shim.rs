@@ -58,11 +58,36 @@ struct Sim {{
     Model model{{&ctx, "TOP"}};
     VerilatedVcdC* trace = nullptr;
     uint64_t time = 0;
+    // The trace window (times, inclusive): steps outside it are not dumped, and the trace is
+    // closed at the first step past it, so a long run only writes the part under study.
+    uint64_t trace_from = 0;
+    uint64_t trace_to = UINT64_MAX;
     // True when eval() ran with the current inputs and the clock low (see tick).
     bool settled = false;
 }};
 
 inline Sim* sim(void* p) {{ return static_cast<Sim*>(p); }}
+
+void close_trace(Sim* s) {{
+    if (s->trace) {{
+        s->trace->close();
+        delete s->trace;
+        s->trace = nullptr;
+    }}
+}}
+
+// One trace time step at the current time, if a trace is open and the time is in the window.
+// VerilatedVcdC writes every signal's value at its first dump, so a trace whose window starts
+// late is still a complete VCD from its first step on.
+void dump(Sim* s) {{
+    if (!s->trace || s->time < s->trace_from) return;
+    if (s->time <= s->trace_to) {{
+        s->trace->dump(s->time);
+    }} else {{
+        // Past the window: flush and close now, not when the (maybe hours-long) run ends.
+        close_trace(s);
+    }}
+}}
 inline const Sim* sim(const void* p) {{ return static_cast<const Sim*>(p); }}
 
 template <typename T>
@@ -98,10 +123,7 @@ void* cdma_sim_{m}_new() {{
 void cdma_sim_{m}_delete(void* p) {{
     Sim* s = sim(p);
     s->model.final();
-    if (s->trace) {{
-        s->trace->close();
-        delete s->trace;
-    }}
+    close_trace(s);
     delete s;
 }}
 
@@ -124,11 +146,11 @@ void cdma_sim_{m}_tick(void* p) {{
         s->model.clock = 0;
         s->model.eval();
     }}
-    if (s->trace) s->trace->dump(s->time);
+    dump(s);
     s->ctx.time(++s->time);
     s->model.clock = 1;
     s->model.eval();
-    if (s->trace) s->trace->dump(s->time);
+    dump(s);
     s->ctx.time(++s->time);
     s->model.clock = 0;
     s->settled = false;
@@ -136,13 +158,13 @@ void cdma_sim_{m}_tick(void* p) {{
 
 uint64_t cdma_sim_{m}_time(const void* p) {{ return sim(p)->time; }}
 
-void cdma_sim_{m}_trace_close(void* p) {{
+void cdma_sim_{m}_trace_close(void* p) {{ close_trace(sim(p)); }}
+
+// Dump only the time steps in [from, to] (inclusive) from now on; the default is every step.
+void cdma_sim_{m}_trace_window(void* p, uint64_t from, uint64_t to) {{
     Sim* s = sim(p);
-    if (s->trace) {{
-        s->trace->close();
-        delete s->trace;
-        s->trace = nullptr;
-    }}
+    s->trace_from = from;
+    s->trace_to = to;
 }}
 
 // 0: open; 1: out of memory; 2: the file could not be opened.

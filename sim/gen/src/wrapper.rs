@@ -65,6 +65,10 @@ fn ffi_decls(out: &mut String, m: &str, ports: &[PortSpec]) {
         out,
         "        pub fn cdma_sim_{m}_trace_close(p: *mut c_void);"
     );
+    let _ = writeln!(
+        out,
+        "        pub fn cdma_sim_{m}_trace_window(p: *mut c_void, from: u64, to: u64);"
+    );
     for p in ports {
         let n = &p.name;
         if p.width <= 64 {
@@ -124,7 +128,7 @@ fn wrapper_type(out: &mut String, top: &TopSpec, ports: &[PortSpec]) {
     }
     let _ = writeln!(
         out,
-        "pub struct {t} {{\n    raw: std::ptr::NonNull<std::os::raw::c_void>,\n    // A Verilated model is single-threaded state behind a raw pointer: keep it on its thread.\n    _not_send: std::marker::PhantomData<*mut ()>,\n}}\n"
+        "pub struct {t} {{\n    raw: std::ptr::NonNull<std::os::raw::c_void>,\n    // The open trace's files (the model writes its VCD; an FST is converted on close).\n    trace: Option<TraceTarget>,\n    // A Verilated model is single-threaded state behind a raw pointer: keep it on its thread.\n    _not_send: std::marker::PhantomData<*mut ()>,\n}}\n"
     );
 
     let _ = writeln!(out, "impl {t} {{");
@@ -158,7 +162,7 @@ fn wrapper_type(out: &mut String, top: &TopSpec, ports: &[PortSpec]) {
 
     let _ = writeln!(
         out,
-        "    /// A fresh model (registers at Verilator's initial values; apply reset before use).\n    pub fn new() -> Self {{\n        // SAFETY: the shim allocates and returns an owned model, or null on allocation failure.\n        let raw = unsafe {{ {ffi}::cdma_sim_{m}_new() }};\n        let raw = std::ptr::NonNull::new(raw).expect(\"out of memory allocating a Verilated model\");\n        Self {{ raw, _not_send: std::marker::PhantomData }}\n    }}\n"
+        "    /// A fresh model (registers at Verilator's initial values; apply reset before use).\n    pub fn new() -> Self {{\n        // SAFETY: the shim allocates and returns an owned model, or null on allocation failure.\n        let raw = unsafe {{ {ffi}::cdma_sim_{m}_new() }};\n        let raw = std::ptr::NonNull::new(raw).expect(\"out of memory allocating a Verilated model\");\n        Self {{ raw, trace: None, _not_send: std::marker::PhantomData }}\n    }}\n"
     );
     let _ = writeln!(
         out,
@@ -174,11 +178,15 @@ fn wrapper_type(out: &mut String, top: &TopSpec, ports: &[PortSpec]) {
     );
     let _ = writeln!(
         out,
-        "    /// Start writing a VCD trace of all signals to `path` (closing any open trace). Every\n    /// later `tick` dumps two time steps.\n    pub fn trace_vcd(&mut self, path: impl AsRef<std::path::Path>) -> Result<(), SimError> {{\n        let c = trace_path(path.as_ref())?;\n        // SAFETY: `raw` is the live model owned by `self`; `c` outlives the call.\n        let rc = unsafe {{ {ffi}::cdma_sim_{m}_trace_open(self.raw.as_ptr(), c.as_ptr()) }};\n        trace_result(path.as_ref(), rc)\n    }}\n"
+        "    /// Start a trace of all signals into `path`, closing any open trace: FST if the name ends\n    /// in `.fst` (written as a VCD next to it and converted on close), else VCD. Every later\n    /// `tick` in the trace window (see [`Self::trace_window`]) dumps two time steps.\n    pub fn trace(&mut self, path: impl AsRef<std::path::Path>) -> Result<(), SimError> {{\n        self.close_trace()?;\n        let raw = self.raw.as_ptr();\n        // SAFETY: `raw` is the live model owned by `self`; the C string outlives the call.\n        let open = |c: &std::ffi::CStr| unsafe {{ {ffi}::cdma_sim_{m}_trace_open(raw, c.as_ptr()) }};\n        self.trace = Some(TraceTarget::open(path.as_ref(), open)?);\n        Ok(())\n    }}\n"
     );
     let _ = writeln!(
         out,
-        "    /// Flush and close the open trace, if any.\n    pub fn close_trace(&mut self) {{\n        // SAFETY: `raw` is the live model owned by `self`.\n        unsafe {{ {ffi}::cdma_sim_{m}_trace_close(self.raw.as_ptr()) }}\n    }}\n"
+        "    /// Dump only the cycles `from_cycle..=to_cycle` (counted from the model's creation, reset\n    /// included; cycle N is trace time 2N and 2N+1) from now on, and close the trace after\n    /// `to_cycle`. The default is every cycle. Errors if `from_cycle > to_cycle`.\n    pub fn trace_window(&mut self, from_cycle: u64, to_cycle: u64) -> Result<(), SimError> {{\n        let (from, to) = window_times(from_cycle, to_cycle)?;\n        // SAFETY: `raw` is the live model owned by `self`.\n        unsafe {{ {ffi}::cdma_sim_{m}_trace_window(self.raw.as_ptr(), from, to) }};\n        Ok(())\n    }}\n"
+    );
+    let _ = writeln!(
+        out,
+        "    /// Flush and close the open trace, if any; an FST trace is converted now.\n    pub fn close_trace(&mut self) -> Result<(), SimError> {{\n        // SAFETY: `raw` is the live model owned by `self`.\n        unsafe {{ {ffi}::cdma_sim_{m}_trace_close(self.raw.as_ptr()) }};\n        self.trace.take().map_or(Ok(()), TraceTarget::finish)\n    }}\n"
     );
 
     for p in ports {
@@ -211,7 +219,7 @@ fn wrapper_type(out: &mut String, top: &TopSpec, ports: &[PortSpec]) {
         out,
         "impl Default for {t} {{\n    fn default() -> Self {{\n        Self::new()\n    }}\n}}\n"
     );
-    let _ = writeln!(out, "impl Drop for {t} {{\n    fn drop(&mut self) {{\n        // SAFETY: `raw` is owned by `self` and never used again; delete runs final() and\n        // closes the trace.\n        unsafe {{ {ffi}::cdma_sim_{m}_delete(self.raw.as_ptr()) }}\n    }}\n}}\n");
+    let _ = writeln!(out, "impl Drop for {t} {{\n    fn drop(&mut self) {{\n        // Drop cannot return the error of an FST conversion: say it where the user looks.\n        if let Err(e) = self.close_trace() {{\n            eprintln!(\"cdma-sim: {{e}}\");\n        }}\n        // SAFETY: `raw` is owned by `self` and never used again; delete runs final().\n        unsafe {{ {ffi}::cdma_sim_{m}_delete(self.raw.as_ptr()) }}\n    }}\n}}\n");
     let _ = writeln!(out, "impl std::fmt::Debug for {t} {{\n    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {{\n        f.debug_struct({}).field(\"time\", &self.time()).finish_non_exhaustive()\n    }}\n}}\n", lit(&t));
 }
 
@@ -244,10 +252,11 @@ fn dut_impl(out: &mut String, m: &str, ports: &[PortSpec]) {
         out,
         "    fn time(&self) -> u64 {{\n        {t}::time(self)\n    }}"
     );
-    let _ = writeln!(out, "    fn trace_vcd(&mut self, path: &std::path::Path) -> Result<(), SimError> {{\n        {t}::trace_vcd(self, path)\n    }}");
+    let _ = writeln!(out, "    fn trace(&mut self, path: &std::path::Path) -> Result<(), SimError> {{\n        {t}::trace(self, path)\n    }}");
+    let _ = writeln!(out, "    fn trace_window(&mut self, from_cycle: u64, to_cycle: u64) -> Result<(), SimError> {{\n        {t}::trace_window(self, from_cycle, to_cycle)\n    }}");
     let _ = writeln!(
         out,
-        "    fn close_trace(&mut self) {{\n        {t}::close_trace(self)\n    }}"
+        "    fn close_trace(&mut self) -> Result<(), SimError> {{\n        {t}::close_trace(self)\n    }}"
     );
 
     let _ = writeln!(

@@ -74,10 +74,15 @@ impl Dut for FakeDut {
     fn time(&self) -> u64 {
         0
     }
-    fn trace_vcd(&mut self, _: &Path) -> Result<(), SimError> {
+    fn trace(&mut self, _: &Path) -> Result<(), SimError> {
         Ok(())
     }
-    fn close_trace(&mut self) {}
+    fn trace_window(&mut self, _: u64, _: u64) -> Result<(), SimError> {
+        Ok(())
+    }
+    fn close_trace(&mut self) -> Result<(), SimError> {
+        Ok(())
+    }
     fn set_words(&mut self, port: usize, words: &[u32]) -> Result<(), SimError> {
         let p = self.ports[port];
         // The same contract as the generated wrappers: inputs only, exact word count.

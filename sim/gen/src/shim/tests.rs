@@ -54,5 +54,14 @@ fn shim_has_one_accessor_pair_per_port_with_masks() {
          s->settled = false;\n}\n"
     ));
     assert!(s.contains("void cdma_sim_t_tick(void* p) {"));
+    // Both phases of a tick go through the windowed dump.
+    let tick = &s[s.find("void cdma_sim_t_tick").unwrap()..];
+    assert_eq!(
+        tick[..tick.find("\n}\n").unwrap()]
+            .matches("dump(s);")
+            .count(),
+        2
+    );
+    assert!(s.contains("void cdma_sim_t_trace_window(void* p, uint64_t from, uint64_t to) {"));
     assert!(s.ends_with("\n}  // extern \"C\"\n"));
 }

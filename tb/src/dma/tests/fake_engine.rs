@@ -323,10 +323,15 @@ impl Dut for FakeEngine {
     fn time(&self) -> u64 {
         0
     }
-    fn trace_vcd(&mut self, _: &Path) -> Result<(), SimError> {
+    fn trace(&mut self, _: &Path) -> Result<(), SimError> {
         Ok(())
     }
-    fn close_trace(&mut self) {}
+    fn trace_window(&mut self, _: u64, _: u64) -> Result<(), SimError> {
+        Ok(())
+    }
+    fn close_trace(&mut self) -> Result<(), SimError> {
+        Ok(())
+    }
     fn set_words(&mut self, port: usize, words: &[u32]) -> Result<(), SimError> {
         self.io.set_words(port, words)
     }
