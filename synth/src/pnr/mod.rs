@@ -3,7 +3,8 @@
 //! build scripts/setup-ecp5 installs).
 //!
 //! * [`wrapper`]: the pin-limited wrapper the top is placed in (the same for every family).
-//! * [`ice40`], [`ecp5`]: each family's Yosys script, nextpnr command line and log parser.
+//! * [`ice40`], [`ecp5`]: each family's devices, nextpnr command line and log parser (the
+//!   Yosys script, [`yosys_script`], runs the family's synth/<family>.ys).
 
 pub mod ecp5;
 pub mod ice40;
@@ -30,6 +31,9 @@ pub enum Arch {
 }
 
 impl Arch {
+    /// Every family, in report order.
+    pub const ALL: [Arch; 2] = [Arch::Ice40, Arch::Ecp5];
+
     /// Report key ([`PNR`], [`PNR_ECP5`]), also the name of the job and its work directory.
     pub fn key(self) -> &'static str {
         match self {
@@ -56,10 +60,7 @@ impl Arch {
 
     /// Every device name of every family (the values `--pnr-device` accepts).
     pub fn all_devices() -> Vec<&'static str> {
-        [Arch::Ice40, Arch::Ecp5]
-            .into_iter()
-            .flat_map(Arch::devices)
-            .collect()
+        Arch::ALL.into_iter().flat_map(Arch::devices).collect()
     }
 }
 
@@ -78,7 +79,7 @@ pub fn plan(targets: &[Target], device: Option<&str>) -> Result<Vec<(Arch, Strin
         arches.push(Arch::Ecp5);
     }
     if let Some(d) = device {
-        let owner = [Arch::Ice40, Arch::Ecp5]
+        let owner = Arch::ALL
             .into_iter()
             .find(|a| a.devices().contains(&d))
             .ok_or_else(|| format!("unknown device {d} (one of {:?})", Arch::all_devices()))?;
