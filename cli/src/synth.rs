@@ -1,14 +1,14 @@
 //! `cdma synth`: area and timing estimates with Yosys for every generated top and its main
-//! submodules: NAND2-equivalent gates, flip-flops, memory bits, logic depth (generic), iCE40
-//! and Xilinx 7-series LUTs, flip-flops and block RAMs, and optionally an iCE40 place and
-//! route with nextpnr for Fmax. Reports go to synth/reports/*.json; `--check` compares with
-//! the tracked synth/baseline.json. See synth/AREA.md. The engine is the cdma-synth crate
-//! (synth/src); this file is its command line.
+//! submodules: NAND2-equivalent gates, flip-flops, memory bits, logic depth (generic), iCE40,
+//! ECP5 and Xilinx 7-series LUTs, flip-flops and block RAMs, and optionally an iCE40 or ECP5
+//! place and route with nextpnr for Fmax. Reports go to synth/reports/*.json; `--check`
+//! compares with the tracked synth/baseline.json. See synth/AREA.md. The engine is the
+//! cdma-synth crate (synth/src); this file is its command line.
 
 use crate::CliResult;
 use cdma_synth::baseline::{self, compare, diff_table, figures_of, Baseline, Status};
 use cdma_synth::blocks::all_blocks;
-use cdma_synth::flow::{self, Report, Target, PNR};
+use cdma_synth::flow::{self, Report, Target, PNR, PNR_ECP5};
 use cdma_synth::jobs::{run_all, Ctx, Kind};
 use cdma_synth::reports::load_reports;
 use cdma_synth::{pnr, render, synth_dir};
@@ -21,8 +21,8 @@ pub struct Args {
     /// Element width in bits (8, 16 or 32); repeat for several; default: all three.
     #[arg(long = "elem", value_parser = clap::builder::PossibleValuesParser::new(["8", "16", "32"]))]
     elems: Vec<String>,
-    /// Target: generic (NAND2-equivalent gates, depth), ice40 or xilinx; repeat for several;
-    /// default: all three.
+    /// Target: generic (NAND2-equivalent gates, depth), ice40, ecp5 or xilinx; repeat for
+    /// several; default: generic, ice40 and xilinx (ecp5 only when asked).
     #[arg(long = "target", value_enum)]
     targets: Vec<Target>,
     /// Only this block (a Verilog module name, e.g. cdma_zvc_compressor_e8 or
@@ -41,13 +41,17 @@ pub struct Args {
     /// dw128) and its submodules; repeat for several. Without --block, only these.
     #[arg(long, value_name = "NAME")]
     preset: Vec<String>,
-    /// Also place and route each selected top on an iCE40 with nextpnr-ice40 for its Fmax
-    /// (minutes per top; a top that does not fit is reported as such).
+    /// Also place and route each selected top with nextpnr for its Fmax (minutes per top; a
+    /// top that does not fit is reported as such): on an ECP5 with nextpnr-ecp5 when
+    /// --target ecp5 is given (scripts/setup-ecp5 installs it), on an iCE40 with
+    /// nextpnr-ice40 when --target ice40 is given or ecp5 is not.
     #[arg(long)]
     pnr: bool,
-    /// iCE40 device for --pnr.
-    #[arg(long, default_value = "hx8k", value_parser = clap::builder::PossibleValuesParser::new(pnr::DEVICES.map(|d| d.0)))]
-    pnr_device: String,
+    /// Device for --pnr: iCE40 hx8k (default), up5k, hx1k; ECP5 25k (default), 45k, 85k
+    /// (LFE5U-25F/45F/85F).
+    #[arg(long, visible_alias = "device", value_name = "DEVICE", requires = "pnr",
+          value_parser = clap::builder::PossibleValuesParser::new(pnr::Arch::all_devices()))]
+    pnr_device: Option<String>,
     /// Print the reports as JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -81,17 +85,22 @@ pub struct Args {
     timeout: u64,
 }
 
-/// Runs `cdma synth`.
-pub fn run(a: Args) -> CliResult {
-    let elems = crate::elems_or_all(&a.elems);
-    let targets: Vec<Target> = if a.targets.is_empty() {
-        Target::ALL.to_vec()
+/// The selected targets in report order (`--target`, else [`Target::DEFAULT`]).
+fn targets(a: &Args) -> Vec<Target> {
+    if a.targets.is_empty() {
+        Target::DEFAULT.to_vec()
     } else {
         let mut t = a.targets.clone();
         t.sort();
         t.dedup();
         t
-    };
+    }
+}
+
+/// Runs `cdma synth`.
+pub fn run(a: Args) -> CliResult {
+    let elems = crate::elems_or_all(&a.elems);
+    let targets = targets(&a);
     let synth = synth_dir();
     let baseline_path = a
         .baseline
@@ -100,26 +109,16 @@ pub fn run(a: Args) -> CliResult {
 
     let reports = if let Some(dir) = &a.from_reports {
         let mut kinds: Vec<&str> = targets.iter().map(|t| t.name()).collect();
-        kinds.push(PNR);
+        kinds.extend([PNR, PNR_ECP5]);
         load_reports(dir, &elems, &kinds, &a.blocks, a.no_dma)?
     } else {
         let yosys = flow::tool_version("yosys", "-V", "Debian: apt-get install -y yosys")?;
-        let nextpnr = if a.pnr {
-            let v = flow::tool_version(
-                "nextpnr-ice40",
-                "--version",
-                "Debian: apt-get install -y nextpnr-ice40 fpga-icestorm",
-            )?;
-            // "nextpnr-ice40 -- Next Generation Place and Route (Version 0.4-1+b1)"
-            let ver = v
-                .rsplit("Version ")
-                .next()
-                .unwrap_or(&v)
-                .trim_end_matches(')');
-            format!("nextpnr-ice40 {ver}")
-        } else {
-            String::new()
-        };
+        let mut tools = std::collections::BTreeMap::new();
+        if a.pnr {
+            for (arch, device) in pnr::plan(&targets, a.pnr_device.as_deref())? {
+                tools.insert(arch, pnr::find_tool(arch, &device, &synth)?);
+            }
+        }
         let want_dma = !a.no_dma
             && (a.blocks.is_empty() || a.blocks.iter().any(|b| b.starts_with("cdma_dma")));
         eprintln!(
@@ -157,15 +156,15 @@ pub fn run(a: Args) -> CliResult {
         let mut jobs: Vec<(usize, Kind)> = vec![];
         for (i, b) in blocks.iter().enumerate() {
             jobs.extend(targets.iter().map(|&t| (i, Kind::Yosys(t))));
-            if a.pnr && b.ports.is_some() {
-                jobs.push((i, Kind::Pnr));
+            if b.ports.is_some() {
+                jobs.extend(tools.keys().map(|&arch| (i, Kind::Pnr(arch))));
             }
         }
         jobs.sort_by_key(|&(i, k)| {
             let b = &blocks[i];
             (
                 std::cmp::Reverse(b.elem_bits),
-                k != Kind::Pnr,
+                !matches!(k, Kind::Pnr(_)),
                 b.ports.is_none(),
                 i,
             )
@@ -178,8 +177,7 @@ pub fn run(a: Args) -> CliResult {
             out: out.clone(),
             work: work.clone(),
             yosys,
-            nextpnr,
-            device: a.pnr_device.clone(),
+            pnr: tools,
             timeout: Duration::from_secs(a.timeout),
         };
         eprintln!(
@@ -297,4 +295,55 @@ fn check(path: &Path, reports: &[Report]) -> CliResult {
         base.tolerance_pct
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        a: Args,
+    }
+
+    /// The place-and-route runs of a command line, as "<report key>:<device>".
+    fn pnr_runs(args: &[&str]) -> Result<Vec<String>, String> {
+        let a = Cli::try_parse_from(std::iter::once("synth").chain(args.iter().copied()))
+            .map_err(|e| e.to_string())?
+            .a;
+        let runs = pnr::plan(&targets(&a), a.pnr_device.as_deref())?;
+        Ok(runs
+            .into_iter()
+            .map(|(arch, d)| format!("{}:{d}", arch.key()))
+            .collect())
+    }
+
+    #[test]
+    fn pnr_family_and_device_follow_target_and_device() {
+        assert_eq!(pnr_runs(&["--pnr"]).unwrap(), ["pnr-ice40:hx8k"]);
+        assert_eq!(
+            pnr_runs(&["--pnr", "--target", "ecp5"]).unwrap(),
+            ["pnr-ecp5:25k"]
+        );
+        // The spelling: `cdma synth --pnr --target ecp5 --device 85k`.
+        assert_eq!(
+            pnr_runs(&["--pnr", "--target", "ecp5", "--device", "85k"]).unwrap(),
+            ["pnr-ecp5:85k"]
+        );
+        assert_eq!(
+            pnr_runs(&["--pnr", "--target", "ice40", "--pnr-device", "up5k"]).unwrap(),
+            ["pnr-ice40:up5k"]
+        );
+        assert!(pnr_runs(&["--pnr", "--device", "12k"]).is_err(), "unknown");
+        assert!(
+            pnr_runs(&["--device", "25k", "--target", "ecp5"]).is_err(),
+            "no --pnr"
+        );
+        let e = pnr_runs(&["--pnr", "--device", "45k"]).unwrap_err();
+        assert!(e.contains("--target ecp5"), "{e}");
+        let a = Cli::try_parse_from(["synth"]).unwrap().a;
+        assert_eq!(targets(&a), Target::DEFAULT);
+    }
 }

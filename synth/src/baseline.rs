@@ -49,7 +49,7 @@ pub struct Baseline {
     pub about: String,
     /// Growth `--check` allows, in percent.
     pub tolerance_pct: f64,
-    /// Tool versions the figures were made with (`yosys`, `nextpnr-ice40`).
+    /// Tool versions the figures were made with (`yosys`, `nextpnr-ice40`, `nextpnr-ecp5`).
     pub tools: BTreeMap<String, String>,
     /// The figures.
     pub blocks: Figures,
@@ -118,8 +118,9 @@ impl Baseline {
     }
 }
 
-/// The tool versions a report names: `yosys` always, `nextpnr-ice40` for place and route
-/// (whose `tool` is "<yosys version>; <nextpnr version>").
+/// The tool versions a report names: `yosys` always, `nextpnr-ice40` or `nextpnr-ecp5` (the
+/// version's first word) for place and route (whose `tool` is "<yosys version>; <nextpnr
+/// version>").
 pub fn tool_versions(r: &Report) -> Vec<(String, String)> {
     let mut parts = r.tool.split("; ");
     let mut v = vec![];
@@ -127,7 +128,8 @@ pub fn tool_versions(r: &Report) -> Vec<(String, String)> {
         v.push(("yosys".to_owned(), y.to_owned()));
     }
     if let Some(n) = parts.next() {
-        v.push(("nextpnr-ice40".to_owned(), n.to_owned()));
+        let tool = n.split_whitespace().next().unwrap_or("nextpnr");
+        v.push((tool.to_owned(), n.to_owned()));
     }
     v
 }
@@ -382,6 +384,11 @@ mod tests {
         assert_eq!(b.blocks["c"].targets["generic"]["ge"], 7.0);
         assert_eq!(b.blocks["c"].targets["ice40"]["lut4"], 500.0);
         assert_eq!(b.tools["yosys"], "Yosys 9.9");
+        assert_eq!(b.tools["nextpnr-ice40"], "nextpnr-ice40 0.4");
+        let mut e = report("c", "pnr-ecp5", &[("lut4", 9.0)]);
+        e.tool = "Yosys 9.9; nextpnr-ecp5 0.11.1".into();
+        b.merge(&[e]);
+        assert_eq!(b.tools["nextpnr-ecp5"], "nextpnr-ecp5 0.11.1");
         assert_eq!(b.tools["nextpnr-ice40"], "nextpnr-ice40 0.4");
         let text = serde_json::to_string(&b).unwrap();
         assert_eq!(serde_json::from_str::<Baseline>(&text).unwrap(), b);

@@ -7,11 +7,12 @@ use std::process::{Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 /// The files of synth/ that every run directory gets.
-pub const SYNTH_FILES: [(&str, &str); 7] = [
+pub const SYNTH_FILES: [(&str, &str); 8] = [
     ("cells.lib", include_str!("../cells.lib")),
     ("check.ys", include_str!("../check.ys")),
     ("generic.ys", include_str!("../generic.ys")),
     ("ice40.ys", include_str!("../ice40.ys")),
+    ("ecp5.ys", include_str!("../ecp5.ys")),
     ("xilinx.ys", include_str!("../xilinx.ys")),
     ("abc_lib.abc", include_str!("../abc_lib.abc")),
     ("abc_lut.abc", include_str!("../abc_lut.abc")),
@@ -27,19 +28,27 @@ pub enum Target {
     Generic,
     /// Lattice iCE40 (`synth_ice40`): LUT4, carry, flip-flops, BRAM.
     Ice40,
+    /// Lattice ECP5 (`synth_ecp5`): LUT4, wide-function muxes, carry, flip-flops, DP16KD;
+    /// with `--pnr`, also nextpnr-ecp5.
+    Ecp5,
     /// Xilinx 7-series (`synth_xilinx`): LUT6, flip-flops, carry, BRAM.
     Xilinx,
 }
 
 impl Target {
     /// Every target, in report order.
-    pub const ALL: [Target; 3] = [Target::Generic, Target::Ice40, Target::Xilinx];
+    pub const ALL: [Target; 4] = [Target::Generic, Target::Ice40, Target::Ecp5, Target::Xilinx];
+
+    /// The targets run when none is given. ECP5 runs only on request: it was added after the
+    /// baseline, which has no figures for it, and a default run would fail `--check`.
+    pub const DEFAULT: [Target; 3] = [Target::Generic, Target::Ice40, Target::Xilinx];
 
     /// Name in reports, the baseline and file names (also the script synth/<name>.ys).
     pub fn name(self) -> &'static str {
         match self {
             Target::Generic => "generic",
             Target::Ice40 => "ice40",
+            Target::Ecp5 => "ecp5",
             Target::Xilinx => "xilinx",
         }
     }
@@ -47,6 +56,9 @@ impl Target {
 
 /// Report key of the nextpnr-ice40 place-and-route runs.
 pub const PNR: &str = "pnr-ice40";
+
+/// Report key of the nextpnr-ecp5 place-and-route runs.
+pub const PNR_ECP5: &str = "pnr-ecp5";
 
 /// How `--check` treats growth of a figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,6 +107,14 @@ const ICE40_METRICS: [Metric; 4] = [
     m("ff", "FF", Check::Fail, 0),
     m("bram", "BRAM 4K", Check::Fail, 0),
 ];
+const ECP5_METRICS: [Metric; 6] = [
+    m("lut4", "LUT4", Check::Fail, 0),
+    m("widemux", "PFUMX/L6MUX21", Check::Info, 0),
+    m("carry", "CCU2C", Check::Info, 0),
+    m("ff", "FF", Check::Fail, 0),
+    m("lutram", "DPR16X4", Check::Fail, 0),
+    m("dp16kd", "DP16KD", Check::Fail, 0),
+];
 const XILINX_METRICS: [Metric; 6] = [
     m("lut", "LUT", Check::Fail, 0),
     m("ff", "FF", Check::Fail, 0),
@@ -109,14 +129,24 @@ const PNR_METRICS: [Metric; 4] = [
     m("ram", "BRAM 4K", Check::Info, 0),
     m("fmax_mhz", "Fmax MHz", Check::Info, 1),
 ];
+const PNR_ECP5_METRICS: [Metric; 5] = [
+    m("lut4", "LUT4", Check::Info, 0),
+    m("lut4_pct", "LUT4 %", Check::Info, 0),
+    m("ff", "FF", Check::Info, 0),
+    m("dp16kd", "DP16KD", Check::Info, 0),
+    m("fmax_mhz", "Fmax MHz", Check::Info, 1),
+];
 
-/// The figures of a target (`generic`, `ice40`, `xilinx`, [`PNR`]), in report order.
+/// The figures of a target (`generic`, `ice40`, `ecp5`, `xilinx`, [`PNR`], [`PNR_ECP5`]), in
+/// report order.
 pub fn metrics(target: &str) -> &'static [Metric] {
     match target {
         "generic" => &GENERIC_METRICS,
         "ice40" => &ICE40_METRICS,
+        "ecp5" => &ECP5_METRICS,
         "xilinx" => &XILINX_METRICS,
         PNR => &PNR_METRICS,
+        PNR_ECP5 => &PNR_ECP5_METRICS,
         _ => &[],
     }
 }
@@ -130,7 +160,7 @@ pub struct Report {
     pub top: String,
     /// Element width of the configuration.
     pub elem_bits: u32,
-    /// `generic`, `ice40`, `xilinx` or `pnr-ice40`.
+    /// `generic`, `ice40`, `ecp5`, `xilinx`, `pnr-ice40` or `pnr-ecp5`.
     pub target: String,
     /// Tool version (`yosys -V`; for place and route also nextpnr's).
     pub tool: String,
@@ -458,6 +488,17 @@ pub fn fpga_figures(
                 count(cells, |t| t.starts_with("SB_RAM40_4K")) as f64,
             ),
         ]),
+        Target::Ecp5 => BTreeMap::from([
+            f("lut4", count(cells, |t| t == "LUT4") as f64),
+            f(
+                "widemux",
+                count(cells, |t| t == "PFUMX" || t == "L6MUX21") as f64,
+            ),
+            f("carry", count(cells, |t| t == "CCU2C") as f64),
+            f("ff", count(cells, |t| t == "TRELLIS_FF") as f64),
+            f("lutram", count(cells, |t| t == "TRELLIS_DPR16X4") as f64),
+            f("dp16kd", count(cells, |t| t == "DP16KD") as f64),
+        ]),
         Target::Xilinx => {
             let lut = count(cells, |t| {
                 t.len() == 4 && t.starts_with("LUT") && t.as_bytes()[3].is_ascii_digit()
@@ -556,6 +597,23 @@ mod tests {
         assert_eq!((xc["lut"], xc["ff"], xc["bram36"]), (5.0, 7.0, 2.5));
         assert_eq!((xc["lutram"], xc["muxf"]), (3.0, 5.0));
         assert!(fpga_figures(Target::Ice40, &c(&[("$_AND_", 1)])).is_err());
+        // The 8-bit compressor's cells with synth/ecp5.ys.
+        let ecp5 = fpga_figures(
+            Target::Ecp5,
+            &c(&[
+                ("LUT4", 13017),
+                ("PFUMX", 5150),
+                ("L6MUX21", 2825),
+                ("CCU2C", 22),
+                ("TRELLIS_FF", 1120),
+            ]),
+        )
+        .unwrap();
+        assert_eq!((ecp5["lut4"], ecp5["widemux"]), (13017.0, 7975.0));
+        assert_eq!(
+            (ecp5["carry"], ecp5["ff"], ecp5["dp16kd"]),
+            (22.0, 1120.0, 0.0)
+        );
     }
 
     #[test]

@@ -2,8 +2,9 @@
 //! time, each report written as soon as it is made.
 
 use crate::blocks::Block;
-use crate::flow::{self, Report, Target, PNR};
-use crate::pnr;
+use crate::flow::{self, Report, Target};
+use crate::pnr::{self, Arch};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -14,8 +15,8 @@ use std::time::{Duration, Instant};
 pub enum Kind {
     /// Yosys synthesis for one target.
     Yosys(Target),
-    /// nextpnr-ice40 place and route of a top.
-    Pnr,
+    /// nextpnr place and route of a top on a family.
+    Pnr(Arch),
 }
 
 impl Kind {
@@ -23,7 +24,7 @@ impl Kind {
     pub fn name(self) -> &'static str {
         match self {
             Kind::Yosys(t) => t.name(),
-            Kind::Pnr => PNR,
+            Kind::Pnr(a) => a.key(),
         }
     }
 }
@@ -36,10 +37,8 @@ pub struct Ctx {
     pub work: PathBuf,
     /// Yosys version line (recorded in each report).
     pub yosys: String,
-    /// nextpnr version (place and route only).
-    pub nextpnr: String,
-    /// iCE40 device for place and route.
-    pub device: String,
+    /// nextpnr and device of each family placed and routed (`--pnr` only).
+    pub pnr: BTreeMap<Arch, pnr::Tool>,
     /// Limit of one tool run.
     pub timeout: Duration,
 }
@@ -54,21 +53,27 @@ pub fn run_job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Report, String> {
     std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     flow::install_scripts(&dir)?;
     let start = Instant::now();
-    let Kind::Yosys(target) = kind else {
-        let ports = b.ports.as_deref().ok_or("place and route needs a top")?;
-        let setup = pnr::Setup {
-            device: &ctx.device,
-            yosys: &ctx.yosys,
-            nextpnr: &ctx.nextpnr,
-            timeout: ctx.timeout,
-        };
-        let out = pnr::run(&dir, &b.name, &b.verilog, ports, &setup)?;
-        return Ok(pnr::report(
-            &b.name,
-            b.elem_bits,
-            out,
-            start.elapsed().as_secs_f64(),
-        ));
+    let target = match kind {
+        Kind::Yosys(target) => target,
+        Kind::Pnr(arch) => {
+            let ports = b.ports.as_deref().ok_or("place and route needs a top")?;
+            let setup = pnr::Setup {
+                tool: ctx
+                    .pnr
+                    .get(&arch)
+                    .ok_or_else(|| format!("no {} tool was set up", arch.family()))?,
+                yosys: &ctx.yosys,
+                timeout: ctx.timeout,
+            };
+            let out = pnr::run(arch, &dir, &b.name, &b.verilog, ports, &setup)?;
+            return Ok(pnr::report(
+                &b.name,
+                b.elem_bits,
+                arch,
+                out,
+                start.elapsed().as_secs_f64(),
+            ));
+        }
     };
     flow::write(&dir.join("design.v"), &b.verilog)?;
     let lib = if target == Target::Generic {
@@ -195,7 +200,7 @@ pub fn run_all(
 pub fn summary(r: &Report) -> String {
     let keys: &[&str] = match r.target.as_str() {
         "generic" => &["ge", "ff", "depth"],
-        "ice40" => &["lut4", "ff"],
+        "ice40" | "ecp5" | "pnr-ecp5" => &["lut4", "ff"],
         "xilinx" => &["lut", "ff"],
         _ => &["lc", "fmax_mhz"],
     };

@@ -1,8 +1,8 @@
 //! The engine of `cdma synth`: area and timing estimates with Yosys for every generated top and
 //! its main submodules — NAND2-equivalent gates, flip-flops, memory bits, logic depth (generic),
-//! iCE40 and Xilinx 7-series LUTs, flip-flops and block RAMs, and optionally an iCE40 place and
-//! route with nextpnr for Fmax — plus the tracked baseline and the tables of synth/AREA.md.
-//! The command line (cli/src/synth.rs) parses options and calls this crate.
+//! iCE40, ECP5 and Xilinx 7-series LUTs, flip-flops and block RAMs, and optionally an iCE40 or
+//! ECP5 place and route with nextpnr for Fmax — plus the tracked baseline and the tables of
+//! synth/AREA.md. The command line (cli/src/synth.rs) parses options and calls this crate.
 //!
 //! * [`blocks`]: what is synthesised (tops and [`blocks::SUBBLOCKS`]).
 //! * [`flow`]: one Yosys run and the figures parsed from it; [`pnr`]: place and route.

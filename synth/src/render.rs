@@ -1,7 +1,7 @@
 //! Tables of `cdma synth` (terminal and synth/AREA.md), and the goals of issue #5.
 
 use crate::baseline::{trim, BlockFigures, Figures};
-use crate::flow::{metrics, PNR};
+use crate::flow::{metrics, PNR, PNR_ECP5};
 use cdma_analysis::table::Table;
 
 /// EBPC, the reference the goals compare with, as issue #5 quotes it: encoder 2.8 kGE and
@@ -26,8 +26,10 @@ fn title(target: &str) -> &'static str {
              included, memories not), comb. GE = without flip-flops, depth = longest path in cells"
         }
         "ice40" => "Lattice iCE40 (synth_ice40): LUT4, carry cells, flip-flops, 4 kbit block RAMs",
+        "ecp5" => "Lattice ECP5 (synth_ecp5): LUT4, PFUMX/L6MUX21 wide-function muxes, CCU2C carry, flip-flops, DPR16X4 LUT RAMs, 16 kbit DP16KD block RAMs",
         "xilinx" => "Xilinx 7-series (synth_xilinx): LUT6 (LUT1..6), flip-flops, CARRY4, MUXF7/8, LUT RAMs, 36 kbit block RAMs",
         PNR => "iCE40 place and route (nextpnr-ice40, in the pin wrapper of `cdma synth --pnr`)",
+        PNR_ECP5 => "ECP5 place and route (nextpnr-ecp5, in the pin wrapper of `cdma synth --pnr --target ecp5`; the note names the critical path's start and end)",
         _ => "",
     }
 }
@@ -62,7 +64,7 @@ pub fn ordered(figs: &Figures) -> Vec<(&String, &BlockFigures)> {
 /// markdown).
 pub fn tables(figs: &Figures, markdown: bool) -> String {
     let mut out = String::new();
-    for target in ["generic", "ice40", "xilinx", PNR] {
+    for target in ["generic", "ice40", "ecp5", "xilinx", PNR, PNR_ECP5] {
         let rows: Vec<_> = ordered(figs)
             .into_iter()
             .filter(|(_, b)| b.targets.contains_key(target))
@@ -73,7 +75,8 @@ pub fn tables(figs: &Figures, markdown: bool) -> String {
         let ms = metrics(target);
         let mut header = vec!["block".to_owned(), "E".to_owned()];
         header.extend(ms.iter().map(|m| m.label.to_owned()));
-        if target == PNR {
+        let pnr = target == PNR || target == PNR_ECP5;
+        if pnr {
             header.push("note".into());
         }
         let mut t = Table::new(header);
@@ -89,7 +92,7 @@ pub fn tables(figs: &Figures, markdown: bool) -> String {
                 Some(v) => format!("{v:.*}", m.decimals),
                 None => "n/a".to_owned(),
             }));
-            if target == PNR {
+            if pnr {
                 row.push(b.notes.get(target).cloned().unwrap_or_default());
             }
             t.row(row);
