@@ -2,12 +2,10 @@
 //! (WebAssembly, chip databases included) that scripts/setup-ecp5 installs into the
 //! git-ignored synth/.venv, since Debian packages no nextpnr-ecp5.
 
-use super::{fmax_of, used, yosys_script, Arch, Outcome, Setup, SEED, WRAPPER};
-use crate::flow::{self, Figs};
+use super::{fmax_of, used, Placed, SEED, WRAPPER};
+use crate::flow::Figs;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::time::Instant;
 
 /// ECP5 devices `--pnr-device` accepts: name, nextpnr flag, package, LUT4s. The LFE5U-25F,
 /// -45F and -85F in the one package all three come in (CABGA381), speed grade 8 (the fastest).
@@ -129,80 +127,48 @@ pub fn module_of(cell: &str) -> String {
     }
 }
 
-/// Synthesises the wrapped top in `dir` (design.v and wrap.v written) for ECP5 and places
-/// and routes it on the device.
-pub fn run(dir: &Path, top: &str, setup: &Setup) -> Result<Outcome, String> {
-    let Setup {
-        tool,
-        yosys,
-        timeout,
-    } = *setup;
-    let &(name, flag, package, _) = DEVICES
+/// A device of [`DEVICES`]: name, nextpnr flag, package, LUT4s.
+pub type Device = (&'static str, &'static str, &'static str, u64);
+
+/// The device `--pnr-device` names.
+pub fn device(name: &str) -> Result<&'static Device, String> {
+    DEVICES
         .iter()
-        .find(|d| d.0 == tool.device)
-        .ok_or_else(|| format!("unknown ECP5 device {}", tool.device))?;
-    let start = Instant::now();
-    flow::run_yosys(dir, &yosys_script(Arch::Ecp5, top), timeout)?;
-    let status = flow::run_logged(
-        Command::new(&tool.program)
-            .arg(flag)
-            .args(["--package", package, "--speed", &SPEED.to_string()])
-            .args(["--json", "netlist.json"])
-            .args(["--lpf-allow-unconstrained", "--timing-allow-fail"])
-            .args([
-                "--seed",
-                &SEED.to_string(),
-                "--freq",
-                &TARGET_MHZ.to_string(),
-            ])
-            .args(["--textcfg", "design.config"]),
-        dir,
-        "nextpnr.log",
-        timeout.saturating_sub(start.elapsed()),
-    )?;
-    let log_path = dir.join("nextpnr.log");
-    let log = parse_log(&flow::read(&log_path)?);
-    let tool_names = format!("{yosys}; {}", tool.version);
+        .find(|d| d.0 == name)
+        .ok_or_else(|| format!("unknown ECP5 device {name}"))
+}
+
+/// nextpnr-ecp5's device, constraint and output arguments.
+pub fn args(&(_, flag, package, _): &Device) -> Vec<String> {
+    let speed = SPEED.to_string();
+    [flag, "--package", package, "--speed", &speed]
+        .into_iter()
+        .chain(["--lpf-allow-unconstrained", "--textcfg", "design.config"])
+        .map(String::from)
+        .collect()
+}
+
+/// What nextpnr-ecp5's log `log` says of a run on `device`.
+pub fn placed(log: &str, &(name, _, package, _): &Device) -> Placed {
+    let log = parse_log(log);
     let (figures, over) = figures(&log);
-    if status.success() {
-        let mut figures = figures;
-        let f = log.fmax_mhz.ok_or_else(|| {
-            format!(
-                "nextpnr-ecp5 reported no Fmax (log: {})",
-                log_path.display()
-            )
-        })?;
-        figures.insert("fmax_mhz".to_owned(), (f * 10.0).round() / 10.0);
-        let path = log
-            .critical
-            .as_ref()
-            .map(|(s, e)| format!("; critical path {} -> {}", module_of(s), module_of(e)))
-            .unwrap_or_default();
-        let note = format!(
+    let path = log
+        .critical
+        .as_ref()
+        .map(|(s, e)| format!("; critical path {} -> {}", module_of(s), module_of(e)))
+        .unwrap_or_default();
+    Placed {
+        figures,
+        fmax_mhz: log.fmax_mhz,
+        note: format!(
             "ECP5 {name} (LFE5U-{}F {package}, speed {SPEED}), nextpnr seed {SEED}, target \
              {TARGET_MHZ} MHz, wrapped in {WRAPPER}{path}",
             name.trim_end_matches('k')
-        );
-        return Ok(Outcome {
-            figures,
-            note: Some(note),
-            tool: tool_names,
-        });
-    }
-    match over {
-        // Over-full devices are a result (it does not fit), not a failure of the run.
-        Some((what, used, avail)) => Ok(Outcome {
-            figures,
-            note: Some(format!(
-                "does not fit ECP5 {name}: {used} of {avail} {what}"
-            )),
-            tool: tool_names,
+        ),
+        overfull: over.map(|(what, used, avail)| {
+            format!("does not fit ECP5 {name}: {used} of {avail} {what}")
         }),
-        None => Err(format!(
-            "nextpnr-ecp5 failed ({status}): {} (log: {})",
-            log.error.as_deref().unwrap_or("no ERROR line"),
-            log_path.display()
-        )),
+        error: log.error,
     }
 }
 

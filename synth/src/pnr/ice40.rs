@@ -1,11 +1,7 @@
 //! Place and route on an iCE40 with nextpnr-ice40 (Debian's package).
 
-use super::{fmax_of, used, yosys_script, Arch, Outcome, Setup, SEED, WRAPPER};
-use crate::flow;
+use super::{fmax_of, used, Placed, SEED, WRAPPER};
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::process::Command;
-use std::time::Instant;
 
 /// iCE40 devices `--pnr-device` accepts: name, nextpnr flag, package, logic cells.
 pub const DEVICES: [(&str, &str, &str, u64); 3] = [
@@ -50,80 +46,51 @@ pub fn parse_log(log: &str) -> PnrLog {
     p
 }
 
-/// Synthesises the wrapped top in `dir` (design.v and wrap.v written) for iCE40 and places
-/// and routes it on the device.
-pub fn run(dir: &Path, top: &str, setup: &Setup) -> Result<Outcome, String> {
-    let Setup {
-        tool,
-        yosys,
-        timeout,
-    } = *setup;
-    let &(name, flag, package, _) = DEVICES
+/// A device of [`DEVICES`]: name, nextpnr flag, package, logic cells.
+pub type Device = (&'static str, &'static str, &'static str, u64);
+
+/// The device `--pnr-device` names.
+pub fn device(name: &str) -> Result<&'static Device, String> {
+    DEVICES
         .iter()
-        .find(|d| d.0 == tool.device)
-        .ok_or_else(|| format!("unknown iCE40 device {}", tool.device))?;
-    let start = Instant::now();
-    flow::run_yosys(dir, &yosys_script(Arch::Ice40, top), timeout)?;
-    let status = flow::run_logged(
-        Command::new(&tool.program)
-            .arg(flag)
-            .args(["--package", package, "--json", "netlist.json"])
-            .args(["--pcf-allow-unconstrained", "--timing-allow-fail"])
-            .args([
-                "--seed",
-                &SEED.to_string(),
-                "--freq",
-                &TARGET_MHZ.to_string(),
-            ])
-            .args(["--asc", "design.asc"]),
-        dir,
-        "nextpnr.log",
-        timeout.saturating_sub(start.elapsed()),
-    )?;
-    let log = parse_log(&flow::read(&dir.join("nextpnr.log"))?);
-    let mut figs = BTreeMap::new();
+        .find(|d| d.0 == name)
+        .ok_or_else(|| format!("unknown iCE40 device {name}"))
+}
+
+/// nextpnr-ice40's device, constraint and output arguments.
+pub fn args(&(_, flag, package, _): &Device) -> Vec<String> {
+    [flag, "--package", package, "--pcf-allow-unconstrained"]
+        .into_iter()
+        .chain(["--asc", "design.asc"])
+        .map(String::from)
+        .collect()
+}
+
+/// What nextpnr-ice40's log `log` says of a run on `device`.
+pub fn placed(log: &str, &(name, _, package, _): &Device) -> Placed {
+    let log = parse_log(log);
+    let mut figures = BTreeMap::new();
     if let Some((used, avail)) = log.lc {
-        figs.insert("lc".to_owned(), used as f64);
-        figs.insert(
+        figures.insert("lc".to_owned(), used as f64);
+        figures.insert(
             "lc_pct".to_owned(),
             (used as f64 * 100.0 / avail as f64).round(),
         );
     }
     if let Some(r) = log.ram {
-        figs.insert("ram".to_owned(), r as f64);
+        figures.insert("ram".to_owned(), r as f64);
     }
-    let tool_names = format!("{yosys}; {}", tool.version);
-    if status.success() {
-        let f = log.fmax_mhz.ok_or_else(|| {
-            format!(
-                "nextpnr-ice40 reported no Fmax (log: {})",
-                dir.join("nextpnr.log").display()
-            )
-        })?;
-        figs.insert("fmax_mhz".to_owned(), (f * 10.0).round() / 10.0);
-        let note = format!(
+    Placed {
+        figures,
+        fmax_mhz: log.fmax_mhz,
+        note: format!(
             "iCE40 {name} ({package}), nextpnr seed {SEED}, target {TARGET_MHZ} MHz, wrapped in {WRAPPER}"
-        );
-        return Ok(Outcome {
-            figures: figs,
-            note: Some(note),
-            tool: tool_names,
-        });
-    }
-    match (log.lc, &log.error) {
-        // Over-full devices are a result (it does not fit), not a failure of the run.
-        (Some((used, avail)), _) if used > avail => Ok(Outcome {
-            figures: figs,
-            note: Some(format!(
-                "does not fit iCE40 {name}: {used} of {avail} logic cells"
-            )),
-            tool: tool_names,
-        }),
-        _ => Err(format!(
-            "nextpnr-ice40 failed ({status}): {} (log: {})",
-            log.error.as_deref().unwrap_or("no ERROR line"),
-            dir.join("nextpnr.log").display()
-        )),
+        ),
+        overfull: log
+            .lc
+            .filter(|(used, avail)| used > avail)
+            .map(|(used, avail)| format!("does not fit iCE40 {name}: {used} of {avail} logic cells")),
+        error: log.error,
     }
 }
 
@@ -144,5 +111,28 @@ mod tests {
         assert_eq!(p.ram, Some(0));
         assert_eq!(p.error, None);
         assert!(parse_log("ERROR: x\n").error.is_some());
+    }
+
+    #[test]
+    fn an_overfull_device_is_said_and_a_routed_one_described() {
+        let hx1k = device("hx1k").unwrap();
+        let p = placed("Info: \t ICESTORM_LC:  6721/ 1280   525%\n", hx1k);
+        assert_eq!(
+            p.overfull.as_deref(),
+            Some("does not fit iCE40 hx1k: 6721 of 1280 logic cells")
+        );
+        assert_eq!(p.figures["lc"], 6721.0);
+        assert!(
+            p.note.starts_with("iCE40 hx1k (tq144), nextpnr seed 1"),
+            "{}",
+            p.note
+        );
+        let fits = placed(
+            "Info: \t ICESTORM_LC:  6721/ 7680   87%\n",
+            device("hx8k").unwrap(),
+        );
+        assert_eq!(fits.overfull, None);
+        assert!(device("hx9k").is_err());
+        assert_eq!(args(hx1k)[..3], ["--hx1k", "--package", "tq144"]);
     }
 }

@@ -16,7 +16,8 @@ use crate::flow::{Report, Target, PNR, PNR_ECP5};
 use cdma_hdl::Port;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// Seed of the placer (fixed: results are reproducible for a given nextpnr version).
 pub const SEED: u32 = 1;
@@ -192,8 +193,24 @@ pub fn yosys_script(arch: Arch, top: &str) -> String {
     )
 }
 
+/// What a family's nextpnr log tells the shared run ([`run`]).
+pub struct Placed {
+    /// Figures of the log, all but Fmax ([`crate::flow::metrics`] of [`Arch::key`]).
+    pub figures: BTreeMap<String, f64>,
+    /// Achieved Fmax after routing, MHz.
+    pub fmax_mhz: Option<f64>,
+    /// The note of a routed design: device, settings, wrapper (and critical path).
+    pub note: String,
+    /// Why the design does not fit the device, when it does not.
+    pub overfull: Option<String>,
+    /// First ERROR line.
+    pub error: Option<String>,
+}
+
 /// Synthesises the wrapped top and places and routes it on `arch` (in `dir`, which holds
-/// synth/'s scripts).
+/// synth/'s scripts). nextpnr's arguments common to both families are given here, the
+/// device's and the constraint and output files by the family's module, which also reads
+/// the log.
 pub fn run(
     arch: Arch,
     dir: &Path,
@@ -202,11 +219,79 @@ pub fn run(
     ports: &[Port],
     setup: &Setup,
 ) -> Result<Outcome, String> {
+    let Setup {
+        tool,
+        yosys,
+        timeout,
+    } = *setup;
+    type Read = Box<dyn Fn(&str) -> Placed>;
+    let (args, target_mhz, read): (Vec<String>, u32, Read) = match arch {
+        Arch::Ice40 => {
+            let d = ice40::device(&tool.device)?;
+            (
+                ice40::args(d),
+                ice40::TARGET_MHZ,
+                Box::new(|l| ice40::placed(l, d)),
+            )
+        }
+        Arch::Ecp5 => {
+            let d = ecp5::device(&tool.device)?;
+            (
+                ecp5::args(d),
+                ecp5::TARGET_MHZ,
+                Box::new(|l| ecp5::placed(l, d)),
+            )
+        }
+    };
     crate::flow::write(&dir.join("design.v"), verilog)?;
     crate::flow::write(&dir.join("wrap.v"), &wrapper(top, ports)?)?;
-    match arch {
-        Arch::Ice40 => ice40::run(dir, top, setup),
-        Arch::Ecp5 => ecp5::run(dir, top, setup),
+    let start = Instant::now();
+    crate::flow::run_yosys(dir, &yosys_script(arch, top), timeout)?;
+    let status = crate::flow::run_logged(
+        Command::new(&tool.program)
+            .args(&args)
+            .args(["--json", "netlist.json", "--timing-allow-fail"])
+            .args([
+                "--seed",
+                &SEED.to_string(),
+                "--freq",
+                &target_mhz.to_string(),
+            ]),
+        dir,
+        "nextpnr.log",
+        timeout.saturating_sub(start.elapsed()),
+    )?;
+    let log_path = dir.join("nextpnr.log");
+    let placed = read(&crate::flow::read(&log_path)?);
+    let program = match arch {
+        Arch::Ice40 => "nextpnr-ice40",
+        Arch::Ecp5 => "nextpnr-ecp5",
+    };
+    let tool_names = format!("{yosys}; {}", tool.version);
+    let mut figures = placed.figures;
+    if status.success() {
+        let f = placed
+            .fmax_mhz
+            .ok_or_else(|| format!("{program} reported no Fmax (log: {})", log_path.display()))?;
+        figures.insert("fmax_mhz".to_owned(), (f * 10.0).round() / 10.0);
+        return Ok(Outcome {
+            figures,
+            note: Some(placed.note),
+            tool: tool_names,
+        });
+    }
+    match placed.overfull {
+        // Over-full devices are a result (it does not fit), not a failure of the run.
+        Some(why) => Ok(Outcome {
+            figures,
+            note: Some(why),
+            tool: tool_names,
+        }),
+        None => Err(format!(
+            "{program} failed ({status}): {} (log: {})",
+            placed.error.as_deref().unwrap_or("no ERROR line"),
+            log_path.display()
+        )),
     }
 }
 
