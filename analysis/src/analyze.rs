@@ -67,15 +67,36 @@ pub fn type_of(dtype: Dtype) -> cdma_model::ElemType {
     dtype.elem_type()
 }
 
+/// What [`measure_bytes`] finds in a tensor's bytes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Measures {
+    /// Compressed bytes per codec.
+    pub sizes: Sizes,
+    /// Bytes of the chunked frame `cdma compress` writes.
+    pub chunked: u64,
+    /// All-zero elements.
+    pub zeros: u64,
+}
+
+/// Measures `data`, elements of `ty`: every codec's size (each decoded back and compared),
+/// the chunked frame's and the count of all-zero elements. The tensors of a corpus
+/// ([`measure`]) and of the Python package's `analyze` are measured by this.
+pub fn measure_bytes(data: &[u8], ty: cdma_model::ElemType) -> Result<Measures, String> {
+    let elem = ty.width();
+    Ok(Measures {
+        sizes: codecs::sizes(data, ty)?,
+        chunked: codecs::chunked_size(data, elem)?,
+        zeros: data
+            .chunks_exact(elem.bytes())
+            .filter(|x| x.iter().all(|&b| b == 0))
+            .count() as u64,
+    })
+}
+
 /// Measures one tensor's bytes (zeros recounted from the data, not taken from the manifest).
 pub fn measure(e: &Entry, data: &[u8]) -> Result<TensorRow, String> {
     let elem = elem_of(e.dtype);
-    let sizes = codecs::sizes(data, type_of(e.dtype)).map_err(|m| format!("{}: {m}", e.name()))?;
-    let chunked = codecs::chunked_size(data, elem).map_err(|m| format!("{}: {m}", e.name()))?;
-    let zeros = data
-        .chunks_exact(elem.bytes())
-        .filter(|x| x.iter().all(|&b| b == 0))
-        .count() as u64;
+    let m = measure_bytes(data, type_of(e.dtype)).map_err(|m| format!("{}: {m}", e.name()))?;
     Ok(TensorRow {
         name: e.name(),
         net: e.net.clone(),
@@ -85,10 +106,10 @@ pub fn measure(e: &Entry, data: &[u8]) -> Result<TensorRow, String> {
         step: e.step,
         image: e.image.clone(),
         elements: (data.len() / elem.bytes()) as u64,
-        zeros,
+        zeros: m.zeros,
         raw_bytes: data.len() as u64,
-        sizes,
-        chunked,
+        sizes: m.sizes,
+        chunked: m.chunked,
         layer_shape: e.layer_shape.clone(),
     })
 }

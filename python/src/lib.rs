@@ -5,7 +5,8 @@
 //! caller's array: no copy) and releases the GIL while it compresses, decodes or measures, so
 //! other Python threads run meanwhile.
 
-use cdma_analysis::codecs::{self, Codec as Measured};
+use cdma_analysis::analyze::measure_bytes;
+use cdma_analysis::codecs::Codec as Measured;
 use cdma_model::layout::{Header, CHUNK_LOG2_DEFAULT};
 use cdma_model::{Codec, ElemType, FormatError, FrameOptions};
 use numpy::{PyArray1, PyReadonlyArray1};
@@ -28,27 +29,12 @@ fn frame_error(e: FormatError) -> PyErr {
 /// The element type named `name` (`f32`, `bf16`, `f16`, `e4m3`, `e5m2`, `raw8`, `raw16`,
 /// `raw32`).
 fn elem_type(name: &str) -> PyResult<ElemType> {
-    ElemType::from_name(name).ok_or_else(|| {
-        let names: Vec<String> = ElemType::ALL.iter().map(|t| t.name()).collect();
-        PyValueError::new_err(format!(
-            "unknown element type {name:?} (one of {})",
-            names.join(", ")
-        ))
-    })
+    ElemType::parse(name).map_err(PyValueError::new_err)
 }
 
 /// The frame codec named `name` (`zvc`, `zvcx`).
 fn codec(name: &str) -> PyResult<Codec> {
-    Codec::ALL
-        .into_iter()
-        .find(|c| c.name() == name)
-        .ok_or_else(|| {
-            let names: Vec<&str> = Codec::ALL.iter().map(|c| c.name()).collect();
-            PyValueError::new_err(format!(
-                "unknown codec {name:?} (one of {})",
-                names.join(", ")
-            ))
-        })
+    Codec::parse(name).map_err(PyValueError::new_err)
 }
 
 /// Compresses `data` (elements of `elem_type`) into a cdma frame (docs/FORMAT.md): version 4
@@ -91,7 +77,8 @@ fn decompress<'py>(
     Ok((PyArray1::from_vec(py, data), header.elem_type.name()))
 }
 
-/// Measures `data` (elements of `elem_type`) as `cdma analyze` does: `elements`, `zeros`
+/// Measures `data` (elements of `elem_type`) as `cdma analyze` does (`measure_bytes`):
+/// `elements`, `zeros`
 /// (all-zero bit patterns), `sizes` (bytes per analysis codec: `zvc`, `rl`, `zlib6`, `lz4`,
 /// `zstd3`, `zvcx`, each decoded back and compared first) and `frame` (bytes of the chunked
 /// ZVC frame, version 2).
@@ -110,26 +97,18 @@ fn measure<'py>(
             bytes.len()
         )));
     }
-    let (sizes, frame, zeros) = py
-        .detach(|| -> Result<_, String> {
-            let sizes = codecs::sizes(bytes, ty)?;
-            let frame = codecs::chunked_size(bytes, ty.width())?;
-            let zeros = bytes
-                .chunks_exact(width)
-                .filter(|e| e.iter().all(|&b| b == 0))
-                .count();
-            Ok((sizes, frame, zeros))
-        })
+    let m = py
+        .detach(|| measure_bytes(bytes, ty))
         .map_err(PyValueError::new_err)?;
     let by_codec = PyDict::new(py);
     for c in Measured::ALL {
-        by_codec.set_item(c.key(), sizes[c.index()])?;
+        by_codec.set_item(c.key(), m.sizes[c.index()])?;
     }
     let out = PyDict::new(py);
     out.set_item("elements", bytes.len() / width)?;
-    out.set_item("zeros", zeros)?;
+    out.set_item("zeros", m.zeros)?;
     out.set_item("sizes", by_codec)?;
-    out.set_item("frame", frame)?;
+    out.set_item("frame", m.chunked)?;
     Ok(out)
 }
 
