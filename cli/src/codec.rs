@@ -6,22 +6,6 @@ use cdma_analysis::analyze::type_of;
 use cdma_model::{Codec, ElemType, ElemWidth};
 use std::path::PathBuf;
 
-/// The element types as the command line names them.
-fn parse_type(s: &str) -> Result<ElemType, String> {
-    ElemType::from_name(s).ok_or_else(|| {
-        let names: Vec<String> = ElemType::ALL.iter().map(|t| t.name()).collect();
-        format!("unknown element type `{s}` (one of {})", names.join(", "))
-    })
-}
-
-/// The codecs as the command line names them.
-fn parse_codec(s: &str) -> Result<Codec, String> {
-    Codec::ALL
-        .into_iter()
-        .find(|c| c.name() == s)
-        .ok_or_else(|| format!("unknown codec `{s}` (zvc or zvcx)"))
-}
-
 /// Arguments of `cdma compress`.
 #[derive(clap::Args)]
 pub struct CompressArgs {
@@ -30,11 +14,11 @@ pub struct CompressArgs {
     elem: Option<ElemWidth>,
     /// Element type: f32, bf16, f16, e4m3, e5m2, or raw8/raw16/raw32 (untyped); default:
     /// untyped elements of --elem. ZVC-X uses the sign, exponent and mantissa of a float type.
-    #[arg(long = "type", value_name = "TYPE", value_parser = parse_type)]
+    #[arg(long = "type", value_name = "TYPE", value_parser = ElemType::parse)]
     elem_type: Option<ElemType>,
     /// Codec of the compressed chunks: zvc (the paper's, what the DMA engine writes) or zvcx
     /// (the float-aware block codec; docs/FORMAT.md).
-    #[arg(long, value_parser = parse_codec, default_value = "zvc")]
+    #[arg(long, value_parser = Codec::parse, default_value = "zvc")]
     codec: Codec,
     /// Chunk size: each 2^N bytes of input are compressed on their own, or stored raw when
     /// that is not smaller (7..=24; docs/FORMAT.md).

@@ -77,6 +77,18 @@ impl ElemType {
         ElemType::ALL.into_iter().find(|t| t.name() == name)
     }
 
+    /// The type called `name`, or an error listing the names (for the command line and the
+    /// Python package).
+    pub fn parse(name: &str) -> Result<ElemType, String> {
+        ElemType::from_name(name).ok_or_else(|| {
+            let names: Vec<String> = ElemType::ALL.iter().map(|t| t.name()).collect();
+            format!(
+                "unknown element type `{name}` (one of {})",
+                names.join(", ")
+            )
+        })
+    }
+
     /// The type of header code `code` with elements of `width`: an unknown code is
     /// [`FormatError::UnknownElemType`], a float type of another width
     /// [`FormatError::ElemTypeWidthMismatch`].
@@ -158,6 +170,20 @@ impl Codec {
     }
 }
 
+impl Codec {
+    /// The codec called `name` ([`Codec::name`]), or an error listing the names (for the
+    /// command line and the Python package).
+    pub fn parse(name: &str) -> Result<Codec, String> {
+        Codec::ALL
+            .into_iter()
+            .find(|c| c.name() == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Codec::ALL.iter().map(|c| c.name()).collect();
+                format!("unknown codec `{name}` (one of {})", names.join(", "))
+            })
+    }
+}
+
 impl std::fmt::Display for Codec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.name())
@@ -173,6 +199,7 @@ mod tests {
         for t in ElemType::ALL {
             assert_eq!(ElemType::from_code(t.code(), t.width()), Ok(t));
             assert_eq!(ElemType::from_name(&t.name()), Some(t));
+            assert_eq!(ElemType::parse(&t.name()), Ok(t));
             if t.is_float() {
                 assert_eq!(1 + t.exp_bits() + t.man_bits(), t.width().bits(), "{t}");
             } else {
