@@ -62,11 +62,6 @@ pub fn elem_of(dtype: Dtype) -> ElemWidth {
     }
 }
 
-/// The element type ZVC-X uses for a corpus dtype ([`Dtype::elem_type`]).
-pub fn type_of(dtype: Dtype) -> cdma_model::ElemType {
-    dtype.elem_type()
-}
-
 /// What [`measure_bytes`] finds in a tensor's bytes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Measures {
@@ -96,7 +91,7 @@ pub fn measure_bytes(data: &[u8], ty: cdma_model::ElemType) -> Result<Measures, 
 /// Measures one tensor's bytes (zeros recounted from the data, not taken from the manifest).
 pub fn measure(e: &Entry, data: &[u8]) -> Result<TensorRow, String> {
     let elem = elem_of(e.dtype);
-    let m = measure_bytes(data, type_of(e.dtype)).map_err(|m| format!("{}: {m}", e.name()))?;
+    let m = measure_bytes(data, e.dtype.elem_type()).map_err(|m| format!("{}: {m}", e.name()))?;
     Ok(TensorRow {
         name: e.name(),
         net: e.net.clone(),

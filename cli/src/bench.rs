@@ -5,7 +5,6 @@
 use crate::inputs::Inputs;
 use crate::progress::Progress;
 use crate::CliResult;
-use cdma_analysis::analyze::type_of;
 use cdma_analysis::bench::{bench_all, gbps, versus, Opts, Stats};
 use cdma_analysis::table::Table;
 use cdma_corpus::{Corpus, Dtype, Entry};
@@ -92,7 +91,8 @@ fn software(
     for e in &entries {
         bar.message(&e.name());
         let data = corpus.read(e).map_err(|err| err.to_string())?;
-        let t = bench_all(&data, type_of(e.dtype), o).map_err(|m| format!("{}: {m}", e.name()))?;
+        let t =
+            bench_all(&data, e.dtype.elem_type(), o).map_err(|m| format!("{}: {m}", e.name()))?;
         if let Some(g) = groups.iter_mut().find(|g| g.0 == e.dtype.name()) {
             g.1.add(&t);
         }

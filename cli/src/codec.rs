@@ -2,7 +2,7 @@
 
 use crate::inputs::read_tensor;
 use crate::{parse_elem, CliResult};
-use cdma_analysis::analyze::type_of;
+use cdma_corpus::Dtype;
 use cdma_model::{Codec, ElemType, ElemWidth};
 use std::path::PathBuf;
 
@@ -61,7 +61,7 @@ pub fn compress(a: CompressArgs) -> CliResult {
     // A typed input file (.npy, .safetensors, <name>.<type>.bin) types the frame unless
     // --type or --elem says otherwise.
     let (data, file_type) = read_tensor(&a.input)?;
-    let file_type = file_type.map(type_of);
+    let file_type = file_type.map(Dtype::elem_type);
     let elem_type = match (a.elem_type, a.elem, file_type) {
         (Some(t), Some(w), _) if t.width() != w => {
             return Err(format!(
