@@ -13,6 +13,8 @@
 //!   movers and a wide enable register, written per lane on constant part-selects so that
 //!   Verilator evaluates word operations (see docs/PERFORMANCE.md, "Verilator bridge").
 //! * [`PopCount`]: the number of set bits of a vector.
+//! * [`ZeroScan`], [`CompactStages`]: the pipelined compressor's zero-count scan and
+//!   compaction network, each cut into sections for the pipeline registers between them.
 //! * [`ByteCompact`], [`ByteExpand`]: the bus codec's compaction network over byte lanes,
 //!   with its steering, and the same network run backwards.
 //! * [`RegQueue`]: a small FIFO in flip-flops.
@@ -31,6 +33,7 @@ mod byte_compact;
 mod byte_expand;
 mod byte_keep;
 mod compact;
+mod compact_stages;
 mod en_reg;
 mod expand;
 mod join;
@@ -45,11 +48,13 @@ mod thermo;
 pub(crate) mod verilog_check;
 mod xor_matrix;
 mod zero_extend;
+mod zero_scan;
 
 pub use byte_compact::ByteCompact;
 pub use byte_expand::ByteExpand;
 pub use byte_keep::ByteKeep;
 pub use compact::Compact;
+pub use compact_stages::CompactStages;
 pub use en_reg::EnReg;
 pub use expand::Expand;
 pub use join::Join;
@@ -62,6 +67,7 @@ pub use stride_pack::StridePack;
 pub use thermo::Thermo;
 pub use xor_matrix::XorMatrix;
 pub use zero_extend::ZeroExtend;
+pub use zero_scan::ZeroScan;
 
 /// The bytes of a vector, byte `j` = bits `[8j +: 8]` (simulation models of the byte-lane
 /// primitives; 64 bits at a time, which is what makes the wide models fast enough).
