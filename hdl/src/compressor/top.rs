@@ -100,13 +100,25 @@ macro_rules! zvc_compressor_top {
             rd: DFF<Bit>,
             /// Beats in the buffer (0..=2); the pipeline stalls while it holds 2.
             cnt: DFF<Bits<2>>,
+            // --- enables decided a cycle ahead, so that the wide registers' enables come
+            // straight from flip-flops
+            /// Stage G's slot makes a beat when the pipeline advances.
+            pg: DFF<Bit>,
+            /// A beat enters slot 0 / slot 1 this cycle.
+            we0: DFF<Bit>,
+            we1: DFF<Bit>,
+            /// Stage G's slot loads / clears the holding register when the pipeline advances.
+            hen_g: DFF<Bit>,
+            hclr_g: DFF<Bit>,
             dp: $dp,
-            /// The packer makes a beat when the pipeline advances.
-            produce: Signal<Local, Bit>,
             /// Every stage moves on this cycle.
             adv: Signal<Local, Bit>,
             /// A beat enters the buffer this cycle.
             put: Signal<Local, Bit>,
+            /// Next `pg`, `cnt`, `wr`.
+            pg_n: Signal<Local, Bit>,
+            cnt_n: Signal<Local, Bits<2>>,
+            wr_n: Signal<Local, Bit>,
             /// The beat's valid lanes.
             put_count: Signal<Local, Bits<7>>,
             /// The beat is the tensor's last.
@@ -189,10 +201,17 @@ macro_rules! zvc_compressor_top {
                     wr: Default::default(),
                     rd: Default::default(),
                     cnt: Default::default(),
+                    pg: Default::default(),
+                    we0: Default::default(),
+                    we1: Default::default(),
+                    hen_g: Default::default(),
+                    hclr_g: Default::default(),
                     dp: Default::default(),
-                    produce: Default::default(),
                     adv: Default::default(),
                     put: Default::default(),
+                    pg_n: Default::default(),
+                    cnt_n: Default::default(),
+                    wr_n: Default::default(),
                     put_count: Default::default(),
                     put_last: Default::default(),
                     take: Default::default(),
@@ -210,14 +229,13 @@ macro_rules! zvc_compressor_top {
                 dff_setup!(
                     self, clock, v1, l1, va, la, vb, lb, vc, lc, zeros_c, v_d, l_d, zeros_d,
                     off, v_e, l_e, off_e, hoff_e, tot_e, rem_e, emits_e, over_e, v_g, l_g,
-                    tot_g, rem_g, emits_g, over_g, flush, fcnt, c0, c1, e0, e1, wr, rd, cnt
+                    tot_g, rem_g, emits_g, over_g, flush, fcnt, c0, c1, e0, e1, wr, rd, cnt, pg, we0, we1, hen_g, hclr_g
                 );
                 // ---- control: the whole pipeline moves together while the output buffer
                 // has a free slot; registers only decide it (no path from `out_ready`).
-                self.produce.next =
-                    (self.v_g.q.val() & self.emits_g.q.val()) | self.flush.q.val();
                 self.adv.next = !self.cnt.q.val().get_bit(1);
-                self.put.next = self.adv.val() & self.produce.val();
+                // = adv & (stage G's block closes a beat, or the flush slot): see `we0`.
+                self.put.next = self.we0.q.val() | self.we1.q.val();
                 self.put_count.next = self.fcnt.q.val();
                 self.put_last.next = true;
                 self.take.next = self.cnt.q.val().any() & self.out_ready.val();
@@ -266,7 +284,10 @@ macro_rules! zvc_compressor_top {
                 self.h.d.next = self.dp.h_next.val();
                 self.b0.d.next = self.dp.o_next.val();
                 self.b1.d.next = self.dp.o_next.val();
-                self.r1.en.next = false;
+                // Loading during reset is harmless: `v1` is cleared.
+                self.r1.en.next = self.in_valid.val()
+                    & self.adv.val()
+                    & !(self.v1.q.val() & self.l1.q.val());
                 self.xa.en.next = self.adv.val();
                 self.ma.en.next = self.adv.val();
                 self.ca.en.next = self.adv.val();
@@ -283,9 +304,9 @@ macro_rules! zvc_compressor_top {
                 self.enc.en.next = self.adv.val();
                 self.lo.en.next = self.adv.val();
                 self.hi.en.next = self.adv.val();
-                self.h.en.next = false;
-                self.b0.en.next = false;
-                self.b1.en.next = false;
+                self.h.en.next = self.adv.val() & self.hen_g.q.val();
+                self.b0.en.next = self.we0.q.val();
+                self.b1.en.next = self.we1.q.val();
                 self.r1.clr.next = false;
                 self.xa.clr.next = false;
                 self.ma.clr.next = false;
@@ -303,7 +324,7 @@ macro_rules! zvc_compressor_top {
                 self.enc.clr.next = false;
                 self.lo.clr.next = false;
                 self.hi.clr.next = false;
-                self.h.clr.next = false;
+                self.h.clr.next = (self.adv.val() & self.hclr_g.q.val()) | self.rst.val();
                 self.b0.clr.next = false;
                 self.b1.clr.next = false;
                 // ---- the datapath only sees registers
@@ -361,55 +382,82 @@ macro_rules! zvc_compressor_top {
                     self.rem_g.d.next = self.rem_e.q.val();
                     self.emits_g.d.next = self.emits_e.q.val();
                     self.over_g.d.next = self.over_e.q.val();
+                    // What stage G's next slot will do: a block that stays in the beat loads
+                    // `h`, one that closes it exactly clears it, and so does the flush slot
+                    // behind an overflowing last block.
+                    self.hen_g.d.next = self.v_e.q.val()
+                        & (!self.emits_e.q.val() | self.over_e.q.val());
+                    self.hclr_g.d.next = (self.v_e.q.val()
+                        & self.emits_e.q.val()
+                        & !self.over_e.q.val())
+                        | (self.v_g.q.val()
+                            & self.emits_g.q.val()
+                            & self.over_g.q.val()
+                            & self.l_g.q.val());
                     // ---- packer: stage G's block joins the beat being filled
                     if self.v_g.q.val() {
                         if self.emits_g.q.val() {
                             if self.over_g.q.val() {
                                 self.put_count.next = self.p_count.val();
                                 self.put_last.next = false;
-                                self.h.en.next = true;
                                 self.flush.d.next = self.l_g.q.val();
                                 self.fcnt.d.next = self.rem_g.q.val().get_bits::<7>(0);
                             } else {
                                 self.put_count.next = self.tot_g.q.val().get_bits::<7>(0);
                                 self.put_last.next = self.l_g.q.val();
-                                self.h.clr.next = true;
                             }
-                        } else {
-                            self.h.en.next = true;
                         }
                     } else if self.flush.q.val() {
                         // The slot behind an overflowing last block: its leftover lanes.
-                        self.h.clr.next = true;
                         self.flush.d.next = false;
                     }
                 }
                 // ---- output buffer
-                if self.put.val() {
-                    if self.wr.q.val() {
-                        self.b1.en.next = true;
-                        self.c1.d.next = self.put_count.val();
-                        self.e1.d.next = self.put_last.val();
-                    } else {
-                        self.b0.en.next = true;
-                        self.c0.d.next = self.put_count.val();
-                        self.e0.d.next = self.put_last.val();
-                    }
-                    self.wr.d.next = !self.wr.q.val();
+                if self.we1.q.val() {
+                    self.c1.d.next = self.put_count.val();
+                    self.e1.d.next = self.put_last.val();
+                }
+                if self.we0.q.val() {
+                    self.c0.d.next = self.put_count.val();
+                    self.e0.d.next = self.put_last.val();
                 }
                 if self.take.val() {
                     self.rd.d.next = !self.rd.q.val();
                 }
+                // Next state of the buffer, and the write enables of the next cycle: a beat
+                // is put when the pipeline will advance (buffer not full) and stage G's slot
+                // makes one.
+                self.cnt_n.next = self.cnt.q.val();
                 if self.put.val() & !self.take.val() {
-                    self.cnt.d.next = self.cnt.q.val() + self.one2.val();
+                    self.cnt_n.next = self.cnt.q.val() + self.one2.val();
                 }
                 if !self.put.val() & self.take.val() {
-                    self.cnt.d.next = self.cnt.q.val() - self.one2.val();
+                    self.cnt_n.next = self.cnt.q.val() - self.one2.val();
                 }
+                self.wr_n.next = self.wr.q.val() ^ self.put.val();
+                self.pg_n.next = self.pg.q.val();
+                if self.adv.val() {
+                    self.pg_n.next = (self.v_e.q.val() & self.emits_e.q.val())
+                        | (self.v_g.q.val()
+                            & self.emits_g.q.val()
+                            & self.over_g.q.val()
+                            & self.l_g.q.val());
+                }
+                if self.rst.val() {
+                    self.cnt_n.next = self.zero2.val();
+                    self.wr_n.next = false;
+                    self.pg_n.next = false;
+                }
+                self.cnt.d.next = self.cnt_n.val();
+                self.wr.d.next = self.wr_n.val();
+                self.pg.d.next = self.pg_n.val();
+                self.we0.d.next =
+                    !self.cnt_n.val().get_bit(1) & self.pg_n.val() & !self.wr_n.val();
+                self.we1.d.next =
+                    !self.cnt_n.val().get_bit(1) & self.pg_n.val() & self.wr_n.val();
                 if self.in_valid.val() & self.in_ready.val() {
                     self.v1.d.next = true;
                     self.l1.d.next = self.in_last.val();
-                    self.r1.en.next = true;
                 }
                 if self.rst.val() {
                     self.v1.d.next = false;
@@ -420,11 +468,10 @@ macro_rules! zvc_compressor_top {
                     self.v_e.d.next = false;
                     self.v_g.d.next = false;
                     self.off.d.next = self.zero_cnt.val();
-                    self.h.clr.next = true;
                     self.flush.d.next = false;
-                    self.wr.d.next = false;
                     self.rd.d.next = false;
-                    self.cnt.d.next = self.zero2.val();
+                    self.hen_g.d.next = false;
+                    self.hclr_g.d.next = false;
                 }
                 self.out_data.next = self.dp.beat.val();
                 self.out_count.next = self.c0.q.val();
