@@ -72,15 +72,20 @@ pub struct Args {
     /// Baseline file [default: synth/baseline.json].
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
-    /// Directory of the JSON reports; Yosys work directories and logs go to its work/
+    /// Directory of the JSON reports, also the cache (a report there made from the same
+    /// inputs is reused, see --no-cache); Yosys work directories and logs go to its work/
     /// [default: synth/reports].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Do not run any tool: read the reports an earlier run wrote to DIR (same selection
     /// options; with --pnr, only the place-and-route reports of the families --pnr would run,
     /// without it those of every family).
-    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "no_cache"])]
     from_reports: Option<PathBuf>,
+    /// Run every job, even those whose report in the reports directory was made from the same
+    /// inputs (Verilog, scripts, tool versions, device), which are otherwise reused.
+    #[arg(long)]
+    no_cache: bool,
     /// Tool runs at a time.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
@@ -191,6 +196,7 @@ pub fn run(a: Args) -> CliResult {
             yosys,
             pnr: tools,
             timeout: Duration::from_secs(a.timeout),
+            cache: !a.no_cache,
         };
         eprintln!(
             "synth: {} runs ({} blocks), {} at a time; Yosys logs in {}",

@@ -2,7 +2,7 @@
 //! against the committed synth/baseline.json, as the user runs it (the built binary, Yosys
 //! from scripts/setup). Then the same reports against a baseline whose figures are 10 % smaller
 //! must fail the check: the check can fail. The ECP5 Fmax check of the same block from
-//! reports.
+//! reports, and the report cache on a small block.
 
 mod common;
 
@@ -142,5 +142,63 @@ fn ecp5_fmax_of_the_compressor_is_checked_against_the_baseline() {
     write("pnr-ecp5", 1.2);
     let o = check();
     assert!(o.status.success(), "faster passes:\n{}", text(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A job whose inputs did not change is not run again: the second run of a small block reuses
+/// its report ("cached", no Yosys work directory made), `--no-cache` runs it, and a report
+/// whose key differs (another Verilog, script or tool made it) is not reused.
+#[test]
+fn a_second_run_of_an_unchanged_block_is_cached() {
+    const NET: &str = "cdma_zvc_compressor_e8__dp__net";
+    let dir = std::env::temp_dir().join(format!("cdma-cli-synth-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.join("reports");
+    let work = out.join("work").join(format!("{NET}.generic"));
+    let report = out.join(format!("{NET}.generic.json"));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "synth",
+            "--elem",
+            "8",
+            "--block",
+            NET,
+            "--target",
+            "generic",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend(extra);
+        let o = cdma(&args);
+        let t = text(&o);
+        assert!(o.status.success(), "{t}");
+        (String::from_utf8_lossy(&o.stdout).to_string(), t)
+    };
+
+    let (first, t) = run(&[]);
+    assert!(!t.contains("cached") && t.contains("done in"), "{t}");
+    let key = serde_json::from_str::<serde_json::Value>(&std::fs::read_to_string(&report).unwrap())
+        .unwrap()["key"]
+        .as_str()
+        .expect("the report records its key")
+        .to_owned();
+    assert_eq!(key.len(), 64, "a SHA-256 in hex: {key}");
+
+    std::fs::remove_dir_all(out.join("work")).unwrap();
+    let (second, t) = run(&[]);
+    assert!(t.contains(&format!("{NET} generic cached")), "{t}");
+    assert!(!work.exists(), "a cached job makes no Yosys work directory");
+    assert_eq!(first, second, "the same figures");
+
+    let (_, t) = run(&["--no-cache"]);
+    assert!(!t.contains("cached"), "{t}");
+    assert!(work.join("yosys.log").exists(), "--no-cache runs Yosys");
+
+    // A report made from other inputs: its key differs, the job runs.
+    let text_now = std::fs::read_to_string(&report).unwrap();
+    std::fs::write(&report, text_now.replace(&key, &"0".repeat(64))).unwrap();
+    std::fs::remove_dir_all(out.join("work")).unwrap();
+    let (_, t) = run(&[]);
+    assert!(!t.contains("cached") && work.exists(), "{t}");
     let _ = std::fs::remove_dir_all(&dir);
 }

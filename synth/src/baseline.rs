@@ -333,6 +333,7 @@ mod tests {
             cells: BTreeMap::new(),
             generic_cells: BTreeMap::new(),
             note: None,
+            key: None,
         }
     }
 

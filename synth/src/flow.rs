@@ -180,6 +180,11 @@ pub struct Report {
     /// Anything to know about the figures (place and route: device, or why it does not fit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Hash of everything the job's result depends on ([`crate::cache::key`]): a later run
+    /// with the same key reuses this report instead of running the tools again. Reports
+    /// written before the cache existed have none and are never reused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// First line of `tool --version`-like output, or a clear error if the tool is missing.
