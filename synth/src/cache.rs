@@ -4,7 +4,7 @@
 //! A job's inputs are hashed into a key ([`key`]) stored in its report; the next run computes
 //! the key again and reuses the report in the reports directory when the keys are equal
 //! ([`lookup`]). The key covers everything a result depends on that can change between runs:
-//! the Verilog, the scripts the job generates (Yosys run script, place-and-route wrapper,
+//! the block's Verilog (its modules, not the whole top's), the scripts the job generates (Yosys run script, place-and-route wrapper,
 //! nextpnr's command line with its device), every file of synth/ those scripts use (found by
 //! name, transitively), the tool versions, the job kind and the figures the crate computes.
 //! What it does not cover: a tool rebuilt without a new version string, and a change of how
@@ -26,7 +26,8 @@ pub struct Inputs<'a> {
     pub kind: &'a str,
     /// Block (Verilog module) synthesised.
     pub block: &'a str,
-    /// The Verilog the job reads (the whole top's file).
+    /// The Verilog the job depends on: the block's module and those below it (Yosys reads
+    /// the whole top's file but keeps only these).
     pub verilog: &'a str,
     /// Texts the job generates, by name: the Yosys run script, the wrapper, nextpnr's command
     /// line. The files of synth/ they name are hashed too.

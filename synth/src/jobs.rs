@@ -66,8 +66,9 @@ pub fn yosys_script(b: &Block, target: Target) -> String {
     )
 }
 
-/// The cache key of a job ([`cache::key`]): its Verilog, generated scripts (and the files of
-/// synth/ they use), tools and kind.
+/// The cache key of a job ([`cache::key`]): its Verilog (the block's modules and those below
+/// it, [`crate::blocks::reachable`]), generated scripts (and the files of synth/ they use),
+/// tools and kind.
 pub fn job_key(ctx: &Ctx, b: &Block, kind: Kind) -> Result<String, String> {
     let (generated, tools) = match kind {
         Kind::Yosys(target) => (
@@ -90,10 +91,11 @@ pub fn job_key(ctx: &Ctx, b: &Block, kind: Kind) -> Result<String, String> {
             )
         }
     };
+    let verilog = crate::blocks::reachable(&b.verilog, &b.name);
     Ok(cache::key(&cache::Inputs {
         kind: kind.name(),
         block: &b.name,
-        verilog: &b.verilog,
+        verilog: &verilog,
         generated,
         tools,
     }))
