@@ -6,7 +6,9 @@
 //! cdma-synth crate (synth/src); this file is its command line.
 
 use crate::CliResult;
-use cdma_synth::baseline::{self, compare, diff_table, figures_of, Baseline, Status};
+use cdma_synth::baseline::{
+    self, compare, diff_table, figures_of, Baseline, Limit, Status, FMAX_DROP_PCT,
+};
 use cdma_synth::blocks::all_blocks;
 use cdma_synth::flow::{self, Report, Target, PNR, PNR_ECP5};
 use cdma_synth::jobs::{run_all, Ctx, Kind};
@@ -56,7 +58,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Compare with the baseline: fail if GE, flip-flops, memory bits, LUTs or block RAMs of
-    /// any block grew by more than the baseline's tolerance (5 %).
+    /// any block grew by more than the baseline's tolerance (5 %), or a place-and-route Fmax
+    /// dropped by more than 10 %.
     #[arg(long, conflicts_with = "update_baseline")]
     check: bool,
     /// Write these figures into the baseline (the blocks and targets not run are kept).
@@ -69,14 +72,20 @@ pub struct Args {
     /// Baseline file [default: synth/baseline.json].
     #[arg(long, value_name = "FILE")]
     baseline: Option<PathBuf>,
-    /// Directory of the JSON reports; Yosys work directories and logs go to its work/
+    /// Directory of the JSON reports, also the cache (a report there made from the same
+    /// inputs is reused, see --no-cache); Yosys work directories and logs go to its work/
     /// [default: synth/reports].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Do not run any tool: read the reports an earlier run wrote to DIR (same selection
-    /// options).
-    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "pnr"])]
+    /// options; with --pnr, only the place-and-route reports of the families --pnr would run,
+    /// without it those of every family).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["out", "no_cache"])]
     from_reports: Option<PathBuf>,
+    /// Run every job, even those whose report in the reports directory was made from the same
+    /// inputs (Verilog, scripts, tool versions, device), which are otherwise reused.
+    #[arg(long)]
+    no_cache: bool,
     /// Tool runs at a time.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u16).range(1..=64))]
     jobs: u16,
@@ -109,7 +118,15 @@ pub fn run(a: Args) -> CliResult {
 
     let reports = if let Some(dir) = &a.from_reports {
         let mut kinds: Vec<&str> = targets.iter().map(|t| t.name()).collect();
-        kinds.extend([PNR, PNR_ECP5]);
+        if a.pnr {
+            kinds.extend(
+                pnr::plan(&targets, a.pnr_device.as_deref())?
+                    .iter()
+                    .map(|(arch, _)| arch.key()),
+            );
+        } else {
+            kinds.extend([PNR, PNR_ECP5]);
+        }
         load_reports(dir, &elems, &kinds, &a.blocks, a.no_dma)?
     } else {
         let yosys = flow::tool_version("yosys", "-V", "Debian: apt-get install -y yosys")?;
@@ -179,6 +196,7 @@ pub fn run(a: Args) -> CliResult {
             yosys,
             pnr: tools,
             timeout: Duration::from_secs(a.timeout),
+            cache: !a.no_cache,
         };
         eprintln!(
             "synth: {} runs ({} blocks), {} at a time; Yosys logs in {}",
@@ -256,43 +274,54 @@ fn check(path: &Path, reports: &[Report]) -> CliResult {
         }
     }
     let rows = compare(&base, reports);
+    let tol = base.tolerance_pct;
+    let speed = rows.iter().any(|r| matches!(r.limit, Limit::Drop(_)));
+    // The limits the table's rows use, for the lines around it.
+    let limits = if speed {
+        format!("area +{tol} %, Fmax -{FMAX_DROP_PCT} %")
+    } else {
+        format!("+{tol} %")
+    };
     println!(
-        "\nsynth --check against {} (tolerance +{} %):",
-        path.display(),
-        base.tolerance_pct
+        "\nsynth --check against {} (tolerance {limits}):",
+        path.display()
     );
-    print!("{}", diff_table(&rows, base.tolerance_pct));
+    print!("{}", diff_table(&rows));
     let count = |s: Status| rows.iter().filter(|r| r.status == s).count();
-    let (fail, missing, warn, smaller) = (
+    let (fail, missing, warn, improved) = (
         count(Status::Fail),
         count(Status::Missing),
         count(Status::Warn),
-        count(Status::Smaller),
+        count(Status::Improved),
     );
     if warn > 0 {
         eprintln!(
             "synth: warning: {warn} figure(s) marked `warning` grew by more than the tolerance"
         );
     }
-    if smaller > 0 {
+    if improved > 0 {
         eprintln!(
-            "synth: {smaller} figure(s) shrank by more than the tolerance: record the gain with \
-             `cdma synth --update-baseline` (same selection)"
+            "synth: {improved} figure(s) improved by more than the tolerance (smaller or \
+             faster): record the gain with `cdma synth --update-baseline` (same selection)"
         );
     }
     if fail + missing > 0 {
         return Err(format!(
-            "synth --check failed: {fail} figure(s) grew by more than {} % and {missing} have no \
-             baseline (table above). If the growth is intended, run `cdma synth \
-             --update-baseline` with the same selection and `cdma synth --write-doc`, and \
-             commit synth/baseline.json and synth/AREA.md in the same change",
-            base.tolerance_pct
+            "synth --check failed: {fail} figure(s) beyond their limit ({limits}) and \
+             {missing} have no baseline (table above). If the change is intended, run `cdma \
+             synth --update-baseline` with the same selection and `cdma synth --write-doc`, and \
+             commit synth/baseline.json and synth/AREA.md in the same change"
         ));
     }
     println!(
-        "synth --check: {} figures within +{} % of the baseline",
+        "synth --check: {} figures {} of the baseline{}",
         rows.len(),
-        base.tolerance_pct
+        Limit::Growth(tol).text(),
+        if speed {
+            format!(" (Fmax {})", Limit::Drop(FMAX_DROP_PCT).text())
+        } else {
+            String::new()
+        }
     );
     Ok(())
 }

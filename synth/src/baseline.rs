@@ -8,6 +8,11 @@ use std::path::Path;
 /// Growth allowed by `--check` unless the baseline says otherwise.
 pub const DEFAULT_TOLERANCE_PCT: f64 = 5.0;
 
+/// Drop of a place-and-route Fmax allowed by `--check`, in percent ([`Check::FailDrop`]):
+/// wider than the area tolerance because placement moves Fmax by a few percent on small
+/// changes of the netlist, while a real regression (a longer critical path) costs more.
+pub const FMAX_DROP_PCT: f64 = 10.0;
+
 /// Figures of one block: its configuration and, per target, the figures by key.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct BlockFigures {
@@ -15,7 +20,8 @@ pub struct BlockFigures {
     pub top: String,
     /// Element width of the configuration.
     pub elem_bits: u32,
-    /// Target (`generic`, `ice40`, `xilinx`, `pnr-ice40`) → figure key → value.
+    /// Target (`generic`, `ice40`, `ecp5`, `xilinx`, `pnr-ice40`, `pnr-ecp5`) → figure key →
+    /// value.
     pub targets: BTreeMap<String, BTreeMap<String, f64>>,
     /// Notes per target (place and route: the device, or why it did not fit).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
@@ -58,11 +64,13 @@ pub struct Baseline {
 impl Default for Baseline {
     fn default() -> Self {
         Baseline {
-            about: "Figures of `cdma synth` (synth/AREA.md). `cdma synth --check` fails when a \
-                    checked figure grows by more than tolerance_pct; regenerate with \
-                    `cdma synth --update-baseline` (add --pnr for the pnr-ice40 figures) in the \
-                    same change as the growth, then `cdma synth --write-doc`."
-                .into(),
+            about: format!(
+                "Figures of `cdma synth` (synth/AREA.md). `cdma synth --check` fails when a \
+                 checked area figure grows by more than tolerance_pct or a place-and-route \
+                 fmax_mhz drops by more than {FMAX_DROP_PCT} %; regenerate with `cdma synth \
+                 --update-baseline` (add --pnr for the pnr-ice40 figures, --pnr --target ecp5 \
+                 for the pnr-ecp5 ones) in the same change, then `cdma synth --write-doc`."
+            ),
             tolerance_pct: DEFAULT_TOLERANCE_PCT,
             tools: BTreeMap::new(),
             blocks: Figures::new(),
@@ -93,8 +101,10 @@ impl Baseline {
     }
 
     /// Replaces the figures of every (block, target) in `reports`, keeping the others, and
-    /// records the tool versions.
+    /// records the tool versions. The `about` text is the code's (it explains the rules the
+    /// code applies).
     pub fn merge(&mut self, reports: &[Report]) {
+        self.about = Baseline::default().about;
         for r in reports {
             let b = self
                 .blocks
@@ -143,10 +153,30 @@ pub enum Status {
     Fail,
     /// Grew beyond the tolerance (a warn-only figure).
     Warn,
-    /// Shrank beyond the tolerance: the baseline could be tightened.
-    Smaller,
+    /// Improved beyond the tolerance (an area shrank, an Fmax rose): the baseline could be
+    /// tightened.
+    Improved,
     /// The baseline has no such figure.
     Missing,
+}
+
+/// The change of a figure `--check` accepts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Limit {
+    /// An area figure: growth up to this many percent.
+    Growth(f64),
+    /// A speed figure (higher is better): a drop down to this many percent.
+    Drop(f64),
+}
+
+impl Limit {
+    /// "within +5 %", "within -10 %".
+    pub fn text(self) -> String {
+        match self {
+            Limit::Growth(t) => format!("within +{t} %"),
+            Limit::Drop(t) => format!("within -{t} %"),
+        }
+    }
 }
 
 /// One compared figure.
@@ -162,6 +192,8 @@ pub struct Row {
     pub base: Option<f64>,
     /// Value now.
     pub now: f64,
+    /// The change accepted.
+    pub limit: Limit,
     /// Verdict.
     pub status: Status,
 }
@@ -182,17 +214,16 @@ impl Row {
     }
 }
 
-/// Compares every checked or warned figure of `reports` with the baseline.
+/// Compares every checked or warned figure of `reports` with the baseline: area figures
+/// against the baseline's growth tolerance, Fmax against [`FMAX_DROP_PCT`].
 pub fn compare(base: &Baseline, reports: &[Report]) -> Vec<Row> {
-    let tol = base.tolerance_pct;
     let mut rows = vec![];
     for r in reports {
         for m in metrics(&r.target) {
-            if m.check == Check::Info {
-                continue;
-            }
-            let Some(&now) = r.metrics.get(m.key) else {
-                continue;
+            let limit = match m.check {
+                Check::Info => continue,
+                Check::Fail | Check::Warn => Limit::Growth(base.tolerance_pct),
+                Check::FailDrop => Limit::Drop(FMAX_DROP_PCT),
             };
             let b = base
                 .blocks
@@ -200,25 +231,35 @@ pub fn compare(base: &Baseline, reports: &[Report]) -> Vec<Row> {
                 .and_then(|b| b.targets.get(&r.target))
                 .and_then(|t| t.get(m.key))
                 .copied();
+            let now = match r.metrics.get(m.key) {
+                Some(&v) => v,
+                // An Fmax the baseline has and this run lacks: the top no longer fits the
+                // device (nextpnr routed nothing). Counted as 0 MHz, a 100 % drop.
+                None if m.check == Check::FailDrop && b.is_some() => 0.0,
+                None => continue,
+            };
             let mut row = Row {
                 block: r.block.clone(),
                 target: r.target.clone(),
                 metric: m.key.to_owned(),
                 base: b,
                 now,
+                limit,
                 status: Status::Missing,
             };
-            row.status = match row.change_pct() {
-                None => Status::Missing,
-                Some(c) if c > tol => {
+            row.status = match (row.change_pct(), limit) {
+                (None, _) => Status::Missing,
+                (Some(c), Limit::Growth(t)) if c > t => {
                     if m.check == Check::Fail {
                         Status::Fail
                     } else {
                         Status::Warn
                     }
                 }
-                Some(c) if c < -tol => Status::Smaller,
-                Some(_) => Status::Ok,
+                (Some(c), Limit::Growth(t)) if c < -t => Status::Improved,
+                (Some(c), Limit::Drop(t)) if c < -t => Status::Fail,
+                (Some(c), Limit::Drop(t)) if c > t => Status::Improved,
+                (Some(_), _) => Status::Ok,
             };
             rows.push(row);
         }
@@ -226,11 +267,11 @@ pub fn compare(base: &Baseline, reports: &[Report]) -> Vec<Row> {
     rows
 }
 
-/// The comparison as an aligned table.
-pub fn diff_table(rows: &[Row], tol: f64) -> String {
+/// The comparison as an aligned table; each row says the change it accepts.
+pub fn diff_table(rows: &[Row]) -> String {
     let mut t = Table::new(
         [
-            "block", "target", "figure", "baseline", "now", "change", "status",
+            "block", "target", "figure", "baseline", "now", "change", "accepted", "status",
         ]
         .map(String::from)
         .to_vec(),
@@ -246,12 +287,15 @@ pub fn diff_table(rows: &[Row], tol: f64) -> String {
             Some(c) if c.is_infinite() => "+inf %".to_owned(),
             Some(c) => format!("{c:+.1} %"),
         };
-        let status = match r.status {
-            Status::Ok => "ok".to_owned(),
-            Status::Fail => format!("FAIL (> +{tol} %)"),
-            Status::Warn => format!("warning (> +{tol} %)"),
-            Status::Smaller => "smaller: update the baseline".to_owned(),
-            Status::Missing => "FAIL: not in the baseline".to_owned(),
+        let status = match (r.status, r.limit) {
+            (Status::Ok, _) => "ok".to_owned(),
+            (Status::Fail, Limit::Growth(t)) => format!("FAIL (> +{t} %)"),
+            (Status::Fail, Limit::Drop(t)) => format!("FAIL (< -{t} %)"),
+            (Status::Warn, Limit::Growth(t)) => format!("warning (> +{t} %)"),
+            (Status::Warn, Limit::Drop(t)) => format!("warning (< -{t} %)"),
+            (Status::Improved, Limit::Growth(_)) => "smaller: update the baseline".to_owned(),
+            (Status::Improved, Limit::Drop(_)) => "faster: update the baseline".to_owned(),
+            (Status::Missing, _) => "FAIL: not in the baseline".to_owned(),
         };
         t.row(vec![
             r.block.clone(),
@@ -260,6 +304,7 @@ pub fn diff_table(rows: &[Row], tol: f64) -> String {
             r.base.map_or("n/a".into(), trim),
             trim(r.now),
             change,
+            r.limit.text(),
             status,
         ]);
     }
@@ -288,6 +333,7 @@ mod tests {
             cells: BTreeMap::new(),
             generic_cells: BTreeMap::new(),
             note: None,
+            key: None,
         }
     }
 
@@ -352,14 +398,59 @@ mod tests {
             statuses(&rows),
             [
                 ("ge".into(), Status::Fail),
-                ("ff".into(), Status::Smaller),
+                ("ff".into(), Status::Improved),
                 ("mem_bits".into(), Status::Fail),
                 ("depth".into(), Status::Warn),
             ]
         );
-        let text = diff_table(&rows, 5.0);
+        let text = diff_table(&rows);
         assert!(text.contains("+5.1 %") && text.contains("FAIL"), "{text}");
         assert!(text.contains("+inf %"), "{text}");
+    }
+
+    #[test]
+    fn an_fmax_drop_beyond_ten_percent_fails_and_a_gain_passes() {
+        for target in ["pnr-ecp5", "pnr-ice40"] {
+            let mut b = base();
+            b.merge(&[report("c", target, &[("fmax_mhz", 50.0), ("ff", 10.0)])]);
+            let verdict = |fmax: Option<f64>| {
+                let mut figs = vec![("ff", 99.0)];
+                figs.extend(fmax.map(|f| ("fmax_mhz", f)));
+                let rows = compare(&b, &[report("c", target, &figs)]);
+                assert_eq!(rows.len(), 1, "only Fmax is checked in a {target} report");
+                assert_eq!(rows[0].limit, Limit::Drop(FMAX_DROP_PCT));
+                (rows[0].status, diff_table(&rows))
+            };
+            let (s, text) = verdict(Some(44.5));
+            assert_eq!(s, Status::Fail, "11 % slower fails ({target})");
+            assert!(
+                text.contains("fmax_mhz") && text.contains("-11.0 %"),
+                "{text}"
+            );
+            assert!(
+                text.contains("within -10 %") && text.contains("FAIL (< -10 %)"),
+                "{text}"
+            );
+            let (s, text) = verdict(Some(45.5));
+            assert_eq!(s, Status::Ok, "9 % slower passes ({target})");
+            assert!(
+                text.contains("within -10 %") && text.contains("ok"),
+                "{text}"
+            );
+            assert_eq!(verdict(Some(52.0)).0, Status::Ok, "a gain passes");
+            let (s, text) = verdict(Some(60.0));
+            assert_eq!(s, Status::Improved, "a large gain passes too");
+            assert!(text.contains("faster: update the baseline"), "{text}");
+            // No Fmax any more: the top no longer fits the device.
+            let (s, text) = verdict(None);
+            assert_eq!(s, Status::Fail, "{text}");
+            assert!(text.contains("-100.0 %"), "{text}");
+        }
+        // Area figures keep their growth rule next to it.
+        let rows = compare(&base(), &[report("c", "ice40", &[("lut4", 526.0)])]);
+        assert_eq!(rows[0].limit, Limit::Growth(5.0));
+        assert_eq!(rows[0].status, Status::Fail);
+        assert!(diff_table(&rows).contains("within +5 %"));
     }
 
     #[test]
@@ -390,6 +481,8 @@ mod tests {
         b.merge(&[e]);
         assert_eq!(b.tools["nextpnr-ecp5"], "nextpnr-ecp5 0.11.1");
         assert_eq!(b.tools["nextpnr-ice40"], "nextpnr-ice40 0.4");
+        assert_eq!(b.blocks["c"].targets["pnr-ecp5"]["lut4"], 9.0);
+        assert_eq!(b.about, Baseline::default().about, "the code's text");
         let text = serde_json::to_string(&b).unwrap();
         assert_eq!(serde_json::from_str::<Baseline>(&text).unwrap(), b);
     }

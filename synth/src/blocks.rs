@@ -90,6 +90,65 @@ pub fn modules(verilog: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The part of `verilog` that synthesising `block` reads: the text outside every module
+/// (directives, comments) and the modules `block` reaches, a module being reached when its
+/// name stands as a word in one already reached (an instantiation; a mention in a comment
+/// counts too, which can only include more). Yosys reads the whole file, but `hierarchy -top`
+/// keeps only these, so the figures depend on nothing else: the cache key hashes this rather
+/// than the whole top, and a change in one part of a top does not rerun its other parts.
+/// The whole file when `block` is not a module of it.
+pub fn reachable(verilog: &str, block: &str) -> String {
+    // Module name → its text, in file order, and what lies outside every module.
+    let mut mods: Vec<(String, String)> = vec![];
+    let mut outside = String::new();
+    let mut current: Option<(String, String)> = None;
+    for line in verilog.lines() {
+        let t = line.trim_start();
+        match &mut current {
+            None => match t.strip_prefix("module ") {
+                Some(rest) => {
+                    let name = rest
+                        .split(|c: char| c == '(' || c == ';' || c.is_whitespace())
+                        .next()
+                        .unwrap_or_default();
+                    current = Some((name.to_owned(), format!("{line}\n")));
+                }
+                None => outside += &format!("{line}\n"),
+            },
+            Some((_, text)) => {
+                *text += &format!("{line}\n");
+                if t.starts_with("endmodule") {
+                    mods.extend(current.take());
+                }
+            }
+        }
+    }
+    // An unterminated module: not a file to be clever about.
+    if current.is_some() || !mods.iter().any(|(n, _)| n == block) {
+        return verilog.to_owned();
+    }
+    let mut keep = BTreeSet::from([block.to_owned()]);
+    let mut todo = vec![block.to_owned()];
+    while let Some(m) = todo.pop() {
+        let text = &mods
+            .iter()
+            .find(|(n, _)| *n == m)
+            .expect("a parsed module")
+            .1;
+        let words: BTreeSet<&str> = text
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
+            .collect();
+        for (n, _) in &mods {
+            if words.contains(n.as_str()) && keep.insert(n.clone()) {
+                todo.push(n.clone());
+            }
+        }
+    }
+    mods.iter()
+        .filter(|(n, _)| keep.contains(n))
+        .fold(outside, |acc, (_, text)| acc + text)
+}
+
 /// The blocks of one top: the top itself, then the [`SUBBLOCKS`] it has.
 pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
     let verilog: Arc<str> = Arc::from(top.verilog.as_str());
@@ -156,6 +215,52 @@ mod tests {
         let v = "module a(x);\nendmodule\n  module a__dp (y);\nmodule b;\n// module c(\n";
         let m: Vec<String> = modules(v).into_iter().collect();
         assert_eq!(m, ["a", "a__dp", "b"]);
+    }
+
+    #[test]
+    fn a_block_reads_its_own_modules_and_those_below_it() {
+        let v = "`timescale 1ns/1ps\n\
+                 module a(x);\n  a__p p(.x(x));\n  a__q q(.x(x));\nendmodule // a\n\
+                 module a__p(x);\n  a__leaf l(.x(x));\nendmodule\n\
+                 module a__q(x);\n  assign y = x; // not a__leafy\nendmodule\n\
+                 module a__leaf(x);\nendmodule\n";
+        let p = reachable(v, "a__p");
+        assert!(p.starts_with("`timescale"), "{p}");
+        assert!(
+            p.contains("module a__p(") && p.contains("module a__leaf("),
+            "{p}"
+        );
+        assert!(
+            !p.contains("module a__q(") && !p.contains("module a("),
+            "{p}"
+        );
+        assert_eq!(
+            reachable(v, "a__q").matches("module ").count(),
+            1,
+            "a longer word is no mention"
+        );
+        assert_eq!(reachable(v, "a"), v, "the top reads everything");
+        // A change in a sibling leaves a block's text alone; one below it does not.
+        let sibling = v.replace("assign y = x;", "assign y = ~x;");
+        assert_eq!(reachable(&sibling, "a__p"), p);
+        let below = v.replace("module a__leaf(x);\n", "module a__leaf(x);\n  wire w;\n");
+        assert_ne!(reachable(&below, "a__p"), p);
+        assert_eq!(reachable(v, "zz"), v, "not a module: the whole file");
+    }
+
+    #[test]
+    fn the_compressor_network_does_not_read_the_steer() {
+        let top = cdma_hdl::tops(8)
+            .into_iter()
+            .find(|t| t.module == "cdma_zvc_compressor_e8")
+            .expect("the 8-bit compressor");
+        let net = reachable(&top.verilog, "cdma_zvc_compressor_e8__dp__net");
+        assert!(net.contains("module cdma_zvc_compressor_e8__dp__net("));
+        assert!(!net.contains("module cdma_zvc_compressor_e8__dp__steer("));
+        assert!(!net.contains("module cdma_zvc_compressor_e8("));
+        // The top reaches every module of its file.
+        let all = reachable(&top.verilog, &top.module);
+        assert_eq!(modules(&all), modules(&top.verilog));
     }
 
     #[test]

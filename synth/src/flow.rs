@@ -60,13 +60,17 @@ pub const PNR: &str = "pnr-ice40";
 /// Report key of the nextpnr-ecp5 place-and-route runs.
 pub const PNR_ECP5: &str = "pnr-ecp5";
 
-/// How `--check` treats growth of a figure.
+/// How `--check` treats a change of a figure.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Check {
-    /// Growth beyond the tolerance fails the check.
+    /// An area figure: growth beyond the baseline's tolerance fails the check.
     Fail,
     /// Growth beyond the tolerance is reported as a warning.
     Warn,
+    /// A speed figure (Fmax), where higher is better: a drop beyond
+    /// [`crate::baseline::FMAX_DROP_PCT`] fails the check. Place and route is noisier than
+    /// synthesis (a placer seed moves Fmax by a few percent), hence its own, wider limit.
+    FailDrop,
     /// Not compared.
     Info,
 }
@@ -127,14 +131,14 @@ const PNR_METRICS: [Metric; 4] = [
     m("lc", "logic cells", Check::Info, 0),
     m("lc_pct", "LC %", Check::Info, 0),
     m("ram", "BRAM 4K", Check::Info, 0),
-    m("fmax_mhz", "Fmax MHz", Check::Info, 1),
+    m("fmax_mhz", "Fmax MHz", Check::FailDrop, 1),
 ];
 const PNR_ECP5_METRICS: [Metric; 5] = [
     m("lut4", "LUT4", Check::Info, 0),
     m("lut4_pct", "LUT4 %", Check::Info, 0),
     m("ff", "FF", Check::Info, 0),
     m("dp16kd", "DP16KD", Check::Info, 0),
-    m("fmax_mhz", "Fmax MHz", Check::Info, 1),
+    m("fmax_mhz", "Fmax MHz", Check::FailDrop, 1),
 ];
 
 /// The figures of a target (`generic`, `ice40`, `ecp5`, `xilinx`, [`PNR`], [`PNR_ECP5`]), in
@@ -176,6 +180,11 @@ pub struct Report {
     /// Anything to know about the figures (place and route: device, or why it does not fit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Hash of everything the job's result depends on ([`crate::cache::key`]): a later run
+    /// with the same key reuses this report instead of running the tools again. Reports
+    /// written before the cache existed have none and are never reused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
 }
 
 /// First line of `tool --version`-like output, or a clear error if the tool is missing.

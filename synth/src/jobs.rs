@@ -1,7 +1,9 @@
 //! Running the tool jobs of `cdma synth`: one work directory per (block, target), several at a
-//! time, each report written as soon as it is made.
+//! time, each report written as soon as it is made; a job whose report is [`crate::cache`]d
+//! (same inputs) is not run.
 
 use crate::blocks::Block;
+use crate::cache;
 use crate::flow::{self, Report, Target};
 use crate::pnr::{self, Arch};
 use std::collections::BTreeMap;
@@ -41,6 +43,100 @@ pub struct Ctx {
     pub pnr: BTreeMap<Arch, pnr::Tool>,
     /// Limit of one tool run.
     pub timeout: Duration,
+    /// Reuse the report of a job whose inputs did not change (`--no-cache` turns it off).
+    pub cache: bool,
+}
+
+/// The Yosys script of a synthesis job: read the block, check it, then the target's script.
+pub fn yosys_script(b: &Block, target: Target) -> String {
+    let lib = if target == Target::Generic {
+        // Cell types for `ltp` (port directions of the mapped cells).
+        "read_liberty -lib cells.lib\n"
+    } else {
+        ""
+    };
+    format!(
+        "# cdma synth: {}, target {} (generated; the steps are in check.ys and {}.ys)\n\
+         {lib}read_verilog design.v\nhierarchy -check -top {}\nscript check.ys\nscript {}.ys\n",
+        b.name,
+        target.name(),
+        target.name(),
+        b.name,
+        target.name()
+    )
+}
+
+/// The cache key of a job ([`cache::key`]): its Verilog (the block's modules and those below
+/// it, [`crate::blocks::reachable`]), generated scripts (and the files of synth/ they use),
+/// tools and kind.
+pub fn job_key(ctx: &Ctx, b: &Block, kind: Kind) -> Result<String, String> {
+    let (generated, tools) = match kind {
+        Kind::Yosys(target) => (
+            vec![("run.ys".to_owned(), yosys_script(b, target))],
+            vec![ctx.yosys.clone()],
+        ),
+        Kind::Pnr(arch) => {
+            let ports = b.ports.as_deref().ok_or("place and route needs a top")?;
+            let tool = pnr_tool(ctx, arch)?;
+            (
+                vec![
+                    ("run.ys".to_owned(), pnr::yosys_script(arch, &b.name)),
+                    ("wrap.v".to_owned(), pnr::wrapper(&b.name, ports)?),
+                    (
+                        "nextpnr".to_owned(),
+                        pnr::nextpnr_args(arch, &tool.device)?.join(" "),
+                    ),
+                ],
+                vec![ctx.yosys.clone(), tool.version.clone()],
+            )
+        }
+    };
+    let verilog = crate::blocks::reachable(&b.verilog, &b.name);
+    Ok(cache::key(&cache::Inputs {
+        kind: kind.name(),
+        block: &b.name,
+        verilog: &verilog,
+        generated,
+        tools,
+    }))
+}
+
+/// The nextpnr of a family, as set up for this run.
+fn pnr_tool(ctx: &Ctx, arch: Arch) -> Result<&pnr::Tool, String> {
+    ctx.pnr
+        .get(&arch)
+        .ok_or_else(|| format!("no {} tool was set up", arch.family()))
+}
+
+/// Where a job's report is written (and looked up by the cache).
+pub fn report_path(ctx: &Ctx, b: &Block, kind: Kind) -> PathBuf {
+    ctx.out.join(format!("{}.{}.json", b.name, kind.name()))
+}
+
+/// How a job's report was obtained.
+enum Outcome {
+    /// The tools ran.
+    Ran(Report),
+    /// An earlier run's report with the same key.
+    Cached(Report),
+}
+
+/// A job: its cached report, or a run whose report is written (with its key) as soon as it
+/// is made, so a failure later loses nothing.
+fn job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Outcome, String> {
+    let key = job_key(ctx, b, kind)?;
+    let path = report_path(ctx, b, kind);
+    if ctx.cache {
+        if let Some(rep) = cache::lookup(&path, &key, &b.name, kind.name()) {
+            return Ok(Outcome::Cached(rep));
+        }
+    }
+    eprintln!("synth: start {} {} ({})", b.name, kind.name(), b.what);
+    let mut rep = run_job(ctx, b, kind)?;
+    rep.key = Some(key);
+    let text = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
+    flow::write(&path, &(text + "\n"))?;
+    Ok(Outcome::Ran(rep))
 }
 
 /// Runs one job in its own work directory and returns its report.
@@ -58,10 +154,7 @@ pub fn run_job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Report, String> {
         Kind::Pnr(arch) => {
             let ports = b.ports.as_deref().ok_or("place and route needs a top")?;
             let setup = pnr::Setup {
-                tool: ctx
-                    .pnr
-                    .get(&arch)
-                    .ok_or_else(|| format!("no {} tool was set up", arch.family()))?,
+                tool: pnr_tool(ctx, arch)?,
                 yosys: &ctx.yosys,
                 timeout: ctx.timeout,
             };
@@ -76,25 +169,7 @@ pub fn run_job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Report, String> {
         }
     };
     flow::write(&dir.join("design.v"), &b.verilog)?;
-    let lib = if target == Target::Generic {
-        // Cell types for `ltp` (port directions of the mapped cells).
-        "read_liberty -lib cells.lib\n"
-    } else {
-        ""
-    };
-    flow::run_yosys(
-        &dir,
-        &format!(
-            "# cdma synth: {}, target {} (generated; the steps are in check.ys and {}.ys)\n\
-             {lib}read_verilog design.v\nhierarchy -check -top {}\nscript check.ys\nscript {}.ys\n",
-            b.name,
-            target.name(),
-            target.name(),
-            b.name,
-            target.name()
-        ),
-        ctx.timeout,
-    )?;
+    flow::run_yosys(&dir, &yosys_script(b, target), ctx.timeout)?;
     let (metrics, cells, generic_cells) = match target {
         Target::Generic => {
             let g = flow::generic_figures(&dir)?;
@@ -117,6 +192,7 @@ pub fn run_job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Report, String> {
         cells,
         generic_cells,
         note: None,
+        key: None,
     })
 }
 
@@ -140,30 +216,40 @@ pub fn run_all(
                     break;
                 };
                 let b = &blocks[bi];
-                eprintln!("synth: start {} {} ({})", b.name, kind.name(), b.what);
                 let start = Instant::now();
-                // Each report is written as soon as it is made: a failure later loses nothing.
-                let r = run_job(ctx, b, kind).and_then(|rep| {
-                    let path = ctx.out.join(format!("{}.{}.json", rep.block, rep.target));
-                    let text = serde_json::to_string_pretty(&rep).map_err(|e| e.to_string())?;
-                    flow::write(&path, &(text + "\n"))?;
-                    Ok(rep)
-                });
+                let r = job(ctx, b, kind);
                 let k = done.fetch_add(1, Ordering::SeqCst) + 1;
                 let secs = start.elapsed().as_secs_f64();
-                match &r {
-                    Ok(rep) => eprintln!(
-                        "synth: [{k:>3}/{n}] {} {} done in {secs:.1} s{}",
-                        b.name,
-                        kind.name(),
-                        summary(rep)
-                    ),
-                    Err(e) => eprintln!(
-                        "synth: [{k:>3}/{n}] {} {} FAILED after {secs:.1} s: {e}",
-                        b.name,
-                        kind.name()
-                    ),
-                }
+                let r = match r {
+                    Ok(Outcome::Ran(rep)) => {
+                        eprintln!(
+                            "synth: [{k:>3}/{n}] {} {} done in {secs:.1} s{}",
+                            b.name,
+                            kind.name(),
+                            summary(&rep)
+                        );
+                        Ok(rep)
+                    }
+                    Ok(Outcome::Cached(rep)) => {
+                        eprintln!(
+                            "synth: [{k:>3}/{n}] {} {} cached (inputs unchanged since its report, \
+                             a {:.1} s run; --no-cache runs it){}",
+                            b.name,
+                            kind.name(),
+                            rep.seconds,
+                            summary(&rep)
+                        );
+                        Ok(rep)
+                    }
+                    Err(e) => {
+                        eprintln!(
+                            "synth: [{k:>3}/{n}] {} {} FAILED after {secs:.1} s: {e}",
+                            b.name,
+                            kind.name()
+                        );
+                        Err(e)
+                    }
+                };
                 results.lock().expect("no panics while holding the lock")[i] = Some(r);
             });
         }
@@ -200,7 +286,8 @@ pub fn run_all(
 pub fn summary(r: &Report) -> String {
     let keys: &[&str] = match r.target.as_str() {
         "generic" => &["ge", "ff", "depth"],
-        "ice40" | "ecp5" | "pnr-ecp5" => &["lut4", "ff"],
+        "ice40" | "ecp5" => &["lut4", "ff"],
+        "pnr-ecp5" => &["lut4", "ff", "fmax_mhz"],
         "xilinx" => &["lut", "ff"],
         _ => &["lc", "fmax_mhz"],
     };

@@ -6,13 +6,15 @@
 //!
 //! * [`blocks`]: what is synthesised (tops and [`blocks::SUBBLOCKS`]).
 //! * [`flow`]: one Yosys run and the figures parsed from it; [`pnr`]: place and route.
-//! * [`jobs`]: runs the jobs in parallel; [`reports`]: reads an earlier run's reports.
+//! * [`jobs`]: runs the jobs in parallel, skipping those [`cache`]d (inputs unchanged since
+//!   their report); [`reports`]: reads an earlier run's reports.
 //! * [`baseline`]: synth/baseline.json and `--check`; [`render`]: tables and AREA.md.
 
 #![warn(missing_docs)]
 
 pub mod baseline;
 pub mod blocks;
+pub mod cache;
 pub mod flow;
 pub mod jobs;
 pub mod pnr;

@@ -2,6 +2,7 @@
 
 use crate::baseline::{trim, BlockFigures, Figures};
 use crate::flow::{metrics, PNR, PNR_ECP5};
+use crate::pnr::ecp5;
 use cdma_analysis::table::Table;
 
 /// EBPC, the reference the goals compare with, as issue #5 quotes it: encoder 2.8 kGE and
@@ -19,8 +20,19 @@ pub const GOAL_DEPTH: f64 = 30.0;
 pub const GOAL_VS_EBPC: f64 = 5.0;
 
 /// Title of each target's table.
-fn title(target: &str) -> &'static str {
-    match target {
+fn title(target: &str) -> String {
+    if target == PNR_ECP5 {
+        return format!(
+            "ECP5 place and route (nextpnr-ecp5, LFE5U-…F {}, speed {}, seed {}, target {} MHz, \
+             in the pin wrapper of `cdma synth --pnr --target ecp5`): LUT4 and LUT4 % of the \
+             device, critical path = its start → end as module instances",
+            ecp5::DEVICES[0].2,
+            ecp5::SPEED,
+            crate::pnr::SEED,
+            ecp5::TARGET_MHZ
+        );
+    }
+    let t = match target {
         "generic" => {
             "Standard cells (synth/cells.lib): GE = NAND2 equivalents of all cells (flip-flops \
              included, memories not), comb. GE = without flip-flops, depth = longest path in cells"
@@ -29,9 +41,24 @@ fn title(target: &str) -> &'static str {
         "ecp5" => "Lattice ECP5 (synth_ecp5): LUT4, PFUMX/L6MUX21 wide-function muxes, CCU2C carry, flip-flops, DPR16X4 LUT RAMs, 16 kbit DP16KD block RAMs",
         "xilinx" => "Xilinx 7-series (synth_xilinx): LUT6 (LUT1..6), flip-flops, CARRY4, MUXF7/8, LUT RAMs, 36 kbit block RAMs",
         PNR => "iCE40 place and route (nextpnr-ice40, in the pin wrapper of `cdma synth --pnr`)",
-        PNR_ECP5 => "ECP5 place and route (nextpnr-ecp5, in the pin wrapper of `cdma synth --pnr --target ecp5`; the note names the critical path's start and end)",
         _ => "",
+    };
+    t.to_owned()
+}
+
+/// The last columns of a place-and-route table (after its figures): the iCE40 note, or the
+/// ECP5 critical path and part read from the note (a note that names no path, e.g. "does not
+/// fit", stands in the path's column).
+fn note_columns(target: &str, note: Option<&String>) -> Vec<String> {
+    let note = note.cloned().unwrap_or_default();
+    if target != PNR_ECP5 {
+        return vec![note];
     }
+    let (part, path) = ecp5::read_note(&note);
+    vec![
+        path.map_or(note, |p| p.replace(" -> ", " → ")),
+        part.unwrap_or_default(),
+    ]
 }
 
 /// A block's name in a table cell (as code in markdown).
@@ -76,8 +103,10 @@ pub fn tables(figs: &Figures, markdown: bool) -> String {
         let mut header = vec!["block".to_owned(), "E".to_owned()];
         header.extend(ms.iter().map(|m| m.label.to_owned()));
         let pnr = target == PNR || target == PNR_ECP5;
-        if pnr {
+        if target == PNR {
             header.push("note".into());
+        } else if target == PNR_ECP5 {
+            header.extend(["critical path".into(), "device".into()]);
         }
         let mut t = Table::new(header);
         let mut last_e = None;
@@ -93,11 +122,11 @@ pub fn tables(figs: &Figures, markdown: bool) -> String {
                 None => "n/a".to_owned(),
             }));
             if pnr {
-                row.push(b.notes.get(target).cloned().unwrap_or_default());
+                row.extend(note_columns(target, b.notes.get(target)));
             }
             t.row(row);
         }
-        out += &titled(title(target), &t, markdown);
+        out += &titled(&title(target), &t, markdown);
         out += "\n";
     }
     out
@@ -343,6 +372,51 @@ mod tests {
         assert!(
             !t.contains("Standard cells"),
             "no generic figures, no generic table"
+        );
+    }
+
+    #[test]
+    fn ecp5_place_and_route_table_shows_the_path_and_the_part() {
+        let mut f = Figures::new();
+        let mut b = block(
+            "c_e8",
+            8,
+            PNR_ECP5,
+            &[
+                ("lut4", 13061.0),
+                ("lut4_pct", 54.0),
+                ("ff", 1120.0),
+                ("dp16kd", 0.0),
+                ("fmax_mhz", 45.8),
+            ],
+        );
+        b.notes.insert(
+            PNR_ECP5.into(),
+            "ECP5 25k (LFE5U-25F CABGA381, speed 8), nextpnr seed 1, target 150 MHz, wrapped \
+             in cdma_pnr_wrap; critical path dut.r1_data -> dut.h_data"
+                .into(),
+        );
+        f.insert("c_e8".into(), b);
+        let t = tables(&f, true);
+        assert!(
+            t.contains("**ECP5 place and route (nextpnr-ecp5, LFE5U-…F CABGA381, speed 8,"),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "| block | E | LUT4 | LUT4 % | FF | DP16KD | Fmax MHz | critical path | device |"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "| `c_e8` | 8 | 13061 | 54 | 1120 | 0 | 45.8 | dut.r1_data → dut.h_data | LFE5U-25F |"
+            ),
+            "{t}"
+        );
+        assert!(
+            !t.contains("iCE40 place and route"),
+            "only the rows that exist: {t}"
         );
     }
 

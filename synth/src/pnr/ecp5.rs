@@ -161,15 +161,35 @@ pub fn placed(log: &str, &(name, _, package, _): &Device) -> Placed {
         figures,
         fmax_mhz: log.fmax_mhz,
         note: format!(
-            "ECP5 {name} (LFE5U-{}F {package}, speed {SPEED}), nextpnr seed {SEED}, target \
+            "ECP5 {name} ({} {package}, speed {SPEED}), nextpnr seed {SEED}, target \
              {TARGET_MHZ} MHz, wrapped in {WRAPPER}{path}",
-            name.trim_end_matches('k')
+            part(name)
         ),
         overfull: over.map(|(what, used, avail)| {
             format!("does not fit ECP5 {name}: {used} of {avail} {what}")
         }),
         error: log.error,
     }
+}
+
+/// The part name of a device of [`DEVICES`]: `LFE5U-25F` for `25k`.
+pub fn part(name: &str) -> String {
+    format!("LFE5U-{}F", name.trim_end_matches('k'))
+}
+
+/// What a note of [`placed`] names, for the tables of synth/AREA.md: the part (`LFE5U-25F`)
+/// and the critical path (`dut.r1_data -> dut.h_data`); `None` for what it does not name (an
+/// over-full device has no path; a note of another format, nothing).
+pub fn read_note(note: &str) -> (Option<String>, Option<String>) {
+    let part = note
+        .split_once("ECP5 ")
+        .and_then(|(_, rest)| rest.split([' ', ':']).next())
+        .filter(|name| device(name).is_ok())
+        .map(part);
+    let path = note
+        .split_once("; critical path ")
+        .map(|(_, p)| p.trim().to_owned());
+    (part, path)
 }
 
 /// A resource a design uses beyond what the device has: name, used, available.
@@ -286,6 +306,25 @@ Info: Program finished normally.
         let (figs, over) = figures(&p);
         assert_eq!(figs["lut4"], 30000.0);
         assert_eq!(over, Some(("TRELLIS_COMB".into(), 30000, 24288)));
+    }
+
+    #[test]
+    fn notes_name_the_part_and_the_critical_path() {
+        let routed = placed(LOG, device("25k").unwrap()).note;
+        assert_eq!(
+            read_note(&routed),
+            (
+                Some("LFE5U-25F".into()),
+                Some("dut.r1_data -> dut.h_data".into())
+            )
+        );
+        let over = placed(
+            "Info: \t        TRELLIS_COMB:   30000/  24288   123%\n",
+            device("85k").unwrap(),
+        );
+        let why = over.overfull.unwrap();
+        assert_eq!(read_note(&why), (Some("LFE5U-85F".into()), None), "{why}");
+        assert_eq!(read_note("iCE40 hx8k (ct256)"), (None, None));
     }
 
     #[test]

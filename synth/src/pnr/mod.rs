@@ -207,10 +207,22 @@ pub struct Placed {
     pub error: Option<String>,
 }
 
+/// nextpnr's whole command line on `device` of `arch`: the device, constraint and output
+/// arguments of the family's module, then those common to both families (netlist, seed,
+/// target frequency). One function for the run and the cache key, so an option changed here
+/// reruns the jobs it affects.
+pub fn nextpnr_args(arch: Arch, device: &str) -> Result<Vec<String>, String> {
+    let (mut args, target_mhz) = match arch {
+        Arch::Ice40 => (ice40::args(ice40::device(device)?), ice40::TARGET_MHZ),
+        Arch::Ecp5 => (ecp5::args(ecp5::device(device)?), ecp5::TARGET_MHZ),
+    };
+    args.extend(["--json", "netlist.json", "--timing-allow-fail", "--seed"].map(String::from));
+    args.extend([SEED.to_string(), "--freq".into(), target_mhz.to_string()]);
+    Ok(args)
+}
+
 /// Synthesises the wrapped top and places and routes it on `arch` (in `dir`, which holds
-/// synth/'s scripts). nextpnr's arguments common to both families are given here, the
-/// device's and the constraint and output files by the family's module, which also reads
-/// the log.
+/// synth/'s scripts) with [`nextpnr_args`]; the family's module reads the log.
 pub fn run(
     arch: Arch,
     dir: &Path,
@@ -225,22 +237,14 @@ pub fn run(
         timeout,
     } = *setup;
     type Read = Box<dyn Fn(&str) -> Placed>;
-    let (args, target_mhz, read): (Vec<String>, u32, Read) = match arch {
+    let read: Read = match arch {
         Arch::Ice40 => {
             let d = ice40::device(&tool.device)?;
-            (
-                ice40::args(d),
-                ice40::TARGET_MHZ,
-                Box::new(|l| ice40::placed(l, d)),
-            )
+            Box::new(|l| ice40::placed(l, d))
         }
         Arch::Ecp5 => {
             let d = ecp5::device(&tool.device)?;
-            (
-                ecp5::args(d),
-                ecp5::TARGET_MHZ,
-                Box::new(|l| ecp5::placed(l, d)),
-            )
+            Box::new(|l| ecp5::placed(l, d))
         }
     };
     crate::flow::write(&dir.join("design.v"), verilog)?;
@@ -248,15 +252,7 @@ pub fn run(
     let start = Instant::now();
     crate::flow::run_yosys(dir, &yosys_script(arch, top), timeout)?;
     let status = crate::flow::run_logged(
-        Command::new(&tool.program)
-            .args(&args)
-            .args(["--json", "netlist.json", "--timing-allow-fail"])
-            .args([
-                "--seed",
-                &SEED.to_string(),
-                "--freq",
-                &target_mhz.to_string(),
-            ]),
+        Command::new(&tool.program).args(nextpnr_args(arch, &tool.device)?),
         dir,
         "nextpnr.log",
         timeout.saturating_sub(start.elapsed()),
@@ -308,6 +304,7 @@ pub fn report(block: &str, elem_bits: u32, arch: Arch, out: Outcome, seconds: f6
         cells: BTreeMap::new(),
         generic_cells: BTreeMap::new(),
         note: out.note,
+        key: None,
     }
 }
 
@@ -377,6 +374,19 @@ mod tests {
         assert!(s.contains("script check.ys\nscript ecp5.ys\n"), "{s}");
         assert!(s.ends_with("write_json netlist.json\n"), "{s}");
         assert!(yosys_script(Arch::Ice40, "blk").contains("script ice40.ys\n"));
+    }
+
+    #[test]
+    fn nextpnr_args_name_the_device_and_the_common_options() {
+        let a = nextpnr_args(Arch::Ecp5, "45k").unwrap().join(" ");
+        assert!(a.starts_with("--45k --package CABGA381 --speed 8"), "{a}");
+        assert!(a.ends_with("--seed 1 --freq 150"), "{a}");
+        let i = nextpnr_args(Arch::Ice40, "up5k").unwrap().join(" ");
+        assert!(
+            i.starts_with("--up5k --package sg48") && i.ends_with("--freq 100"),
+            "{i}"
+        );
+        assert!(nextpnr_args(Arch::Ecp5, "hx8k").is_err());
     }
 
     #[test]
