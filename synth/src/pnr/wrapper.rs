@@ -4,9 +4,11 @@
 //! input and 295 output data bits), so the top is placed inside a small generated wrapper:
 //! every multi-bit input comes from one shift register fed by a single pin (independent
 //! bits, so nothing is simplified away), every multi-bit output is folded by XOR into 8
-//! registered pins (so all of it stays observable), 1-bit ports are pins. The wrapper adds
-//! one flip-flop per input bit and a few LUT levels between registers after the block's own
-//! output registers; the figures reported are the whole placed design's.
+//! registered pins (so all of it stays observable; outputs wider than 128 bits first into 128
+//! registers, so that the fold's XOR tree stays a few LUTs deep), 1-bit ports are pins. The
+//! wrapper adds one flip-flop per input bit, at most 136 for the outputs and a few LUT levels
+//! between registers after the block's outputs; the figures reported are the whole placed
+//! design's.
 
 use cdma_hdl::{Dir, Port};
 
@@ -86,15 +88,38 @@ pub fn wrapper(module: &str, ports: &[Port]) -> Result<String, String> {
         conns.join(",\n        ")
     );
     if fold > 0 {
-        v += &format!(
-            "    integer i;\n    reg [{f}:0] x;\n    always @(*) begin\n        x = {fold}'d0;\n        \
-             for (i = 0; i < {w_out}; i = i + 1) x[i % {fold}] = x[i % {fold}] ^ wide[i];\n    \
-             end\n    always @(posedge clock) fold <= x;\n",
-            f = fold - 1
-        );
+        // Wide outputs fold in two registered steps (MID bits, then 8), so that the XOR tree
+        // of a 1056-bit port does not become the critical path of the placed design.
+        let (src, n) = if w_out > MID {
+            v += &xor_fold("wide", w_out, "mid", MID, "y");
+            ("mid", MID)
+        } else {
+            ("wide", w_out)
+        };
+        v += &xor_fold(src, n, "fold", fold, "x");
     }
     v += "endmodule\n";
     Ok(v)
+}
+
+/// Width of the first XOR fold of outputs wider than it.
+const MID: usize = 128;
+
+/// `to[j] <=` the XOR of the `from` bits `i` with `i % m == j` (`n` bits into `m`), through the
+/// combinational vector `x` (declared here; `to` is declared here unless it is `fold`, the
+/// output port).
+fn xor_fold(from: &str, n: usize, to: &str, m: usize, x: &str) -> String {
+    let decl = if to == "fold" {
+        String::new()
+    } else {
+        format!("    reg [{}:0] {to};\n", m - 1)
+    };
+    format!(
+        "{decl}    integer i_{x};\n    reg [{f}:0] {x};\n    always @(*) begin\n        {x} = {m}'d0;\n        \
+         for (i_{x} = 0; i_{x} < {n}; i_{x} = i_{x} + 1) {x}[i_{x} % {m}] = {x}[i_{x} % {m}] ^ {from}[i_{x}];\n    \
+         end\n    always @(posedge clock) {to} <= {x};\n",
+        f = m - 1
+    )
 }
 
 #[cfg(test)]
@@ -126,8 +151,24 @@ mod tests {
         assert!(v.contains(".in_data(chain[15:0])"), "{v}");
         assert!(v.contains(".in_count(chain[18:16])"), "{v}");
         assert!(v.contains(".out_data(wide[19:0])"), "{v}");
-        assert!(v.contains("i < 20"), "{v}");
+        assert!(v.contains("i_x < 20"), "{v}");
+        assert!(!v.contains("mid"), "a narrow output folds in one step: {v}");
         assert!(v.contains("output ready") && v.contains(".rst(rst)"), "{v}");
         assert!(wrapper("blk", &ports[1..]).is_err(), "no clock");
+    }
+
+    #[test]
+    fn wide_outputs_fold_in_two_registered_steps() {
+        let ports = [
+            port("clock", 1, Dir::In),
+            port("in_data", 8, Dir::In),
+            port("out_data", 1056, Dir::Out),
+        ];
+        let v = wrapper("blk", &ports).unwrap();
+        assert!(v.contains("reg [127:0] mid;"), "{v}");
+        assert!(v.contains("i_y < 1056") && v.contains("y[i_y % 128] ^ wide[i_y]"), "{v}");
+        assert!(v.contains("mid <= y;"), "{v}");
+        assert!(v.contains("i_x < 128") && v.contains("x[i_x % 8] ^ mid[i_x]"), "{v}");
+        assert!(v.contains("fold <= x;"), "{v}");
     }
 }
