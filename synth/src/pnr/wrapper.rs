@@ -166,9 +166,15 @@ mod tests {
         ];
         let v = wrapper("blk", &ports).unwrap();
         assert!(v.contains("reg [127:0] mid;"), "{v}");
-        assert!(v.contains("i_y < 1056") && v.contains("y[i_y % 128] ^ wide[i_y]"), "{v}");
+        assert!(
+            v.contains("i_y < 1056") && v.contains("y[i_y % 128] ^ wide[i_y]"),
+            "{v}"
+        );
         assert!(v.contains("mid <= y;"), "{v}");
-        assert!(v.contains("i_x < 128") && v.contains("x[i_x % 8] ^ mid[i_x]"), "{v}");
+        assert!(
+            v.contains("i_x < 128") && v.contains("x[i_x % 8] ^ mid[i_x]"),
+            "{v}"
+        );
         assert!(v.contains("fold <= x;"), "{v}");
     }
 }
