@@ -92,7 +92,12 @@ fn ecp5_fmax_of_the_compressor_is_checked_against_the_baseline() {
     };
     let write = |target: &str, fmax_factor: f64| {
         let mut metrics = figures(target);
-        let fmax = metrics["fmax_mhz"].as_f64().unwrap();
+        let fmax = match metrics.get("fmax_mhz") {
+            Some(v) => v.as_f64().unwrap(),
+            // The pipelined 8-bit compressor no longer fits an HX8K: no iCE40 Fmax to copy.
+            None if target == "pnr-ice40" => 30.0,
+            None => panic!("the baseline has an Fmax of {BLOCK} for {target}"),
+        };
         metrics.insert("fmax_mhz".into(), serde_json::json!(fmax * fmax_factor));
         let report = serde_json::json!({
             "block": BLOCK, "top": BLOCK, "elem_bits": 8, "target": target,
