@@ -20,7 +20,7 @@ pub const ELEM_WIDTHS: [u32; 3] = [8, 16, 32];
 /// Width of `out_count` / `in_count`.
 pub const COUNT_BITS: u64 = 7;
 
-/// Instance path, under a ZVC top, of its steer block (`ZvcSteer`, the zero-count scan and
+/// Instance path, under a ZVC decompressor top, of its steer block (`ZvcSteer`, the zero-count scan and
 /// popcount): the datapath `dp`'s child `steer`, emitted as module `<top>__dp__steer`.
 pub const ZVC_STEER_PATH: &str = "dp__steer";
 

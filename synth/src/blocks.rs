@@ -14,9 +14,14 @@ pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
         "datapath (no registers): mask, network, packer / unpacker shifts",
     ),
     (
-        "cdma_zvc_",
+        "cdma_zvc_decompressor_",
         cdma_hdl::ZVC_STEER_PATH,
         "steer: zero-count scan driving the network, popcount",
+    ),
+    (
+        "cdma_zvc_compressor_",
+        "dp__scan",
+        "zero-count scan in three pipeline sections, the block's zero count",
     ),
     (
         "cdma_zvc_",
@@ -271,7 +276,7 @@ mod tests {
                 .chain(
                     SUBBLOCKS
                         .iter()
-                        .filter(|(p, _, _)| *p == "cdma_zvc_")
+                        .filter(|(p, _, _)| p.starts_with("cdma_zvc_") && top.module.starts_with(p))
                         .map(|(_, s, _)| format!("{}__{s}", top.module)),
                 )
                 .collect();
