@@ -119,6 +119,9 @@ macro_rules! zvc_compressor_top {
             pg_n: Signal<Local, Bit>,
             cnt_n: Signal<Local, Bits<2>>,
             wr_n: Signal<Local, Bit>,
+            /// Stage G's block is a last block that overflows its beat: the next slot (the
+            /// empty one behind it) makes the leftover beat.
+            owes_flush: Signal<Local, Bit>,
             /// The beat's valid lanes.
             put_count: Signal<Local, Bits<7>>,
             /// The beat is the tensor's last.
@@ -212,6 +215,7 @@ macro_rules! zvc_compressor_top {
                     pg_n: Default::default(),
                     cnt_n: Default::default(),
                     wr_n: Default::default(),
+                    owes_flush: Default::default(),
                     put_count: Default::default(),
                     put_last: Default::default(),
                     take: Default::default(),
@@ -239,6 +243,10 @@ macro_rules! zvc_compressor_top {
                 self.put_count.next = self.fcnt.q.val();
                 self.put_last.next = true;
                 self.take.next = self.cnt.q.val().any() & self.out_ready.val();
+                self.owes_flush.next = self.v_g.q.val()
+                    & self.emits_g.q.val()
+                    & self.over_g.q.val()
+                    & self.l_g.q.val();
                 // A last block leaves an empty slot behind it: the packer's flush beat.
                 self.in_ready.next = self.adv.val()
                     & !(self.v1.q.val() & self.l1.q.val())
@@ -390,10 +398,7 @@ macro_rules! zvc_compressor_top {
                     self.hclr_g.d.next = (self.v_e.q.val()
                         & self.emits_e.q.val()
                         & !self.over_e.q.val())
-                        | (self.v_g.q.val()
-                            & self.emits_g.q.val()
-                            & self.over_g.q.val()
-                            & self.l_g.q.val());
+                        | self.owes_flush.val();
                     // ---- packer: stage G's block joins the beat being filled
                     if self.v_g.q.val() {
                         if self.emits_g.q.val() {
@@ -438,10 +443,7 @@ macro_rules! zvc_compressor_top {
                 self.pg_n.next = self.pg.q.val();
                 if self.adv.val() {
                     self.pg_n.next = (self.v_e.q.val() & self.emits_e.q.val())
-                        | (self.v_g.q.val()
-                            & self.emits_g.q.val()
-                            & self.over_g.q.val()
-                            & self.l_g.q.val());
+                        | self.owes_flush.val();
                 }
                 if self.rst.val() {
                     self.cnt_n.next = self.zero2.val();
