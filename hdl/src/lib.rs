@@ -30,5 +30,5 @@ pub use decompressor::{
 pub use emit::{Dir, Port, Top};
 pub use tops::{
     all_tops, dma_tops, packed_lanes, tops, zvc_elem_bits, zvcx_tops, COUNT_BITS, ELEM_WIDTHS,
-    ZVC_STEER_PATH,
+    ZVC_LOOP_PATH,
 };

@@ -20,9 +20,9 @@ pub const ELEM_WIDTHS: [u32; 3] = [8, 16, 32];
 /// Width of `out_count` / `in_count`.
 pub const COUNT_BITS: u64 = 7;
 
-/// Instance path, under a ZVC decompressor top, of its steer block (`ZvcSteer`, the zero-count scan and
-/// popcount): the datapath `dp`'s child `steer`, emitted as module `<top>__dp__steer`.
-pub const ZVC_STEER_PATH: &str = "dp__steer";
+/// Instance path, under a ZVC decompressor top, of its beat window (the block-end tables,
+/// the beat queue and the block-to-block loop), emitted as module `<top>__win`.
+pub const ZVC_LOOP_PATH: &str = "win";
 
 /// Lanes of a packed beat for element width `elem_bits`: `P = 32 + 32/E`.
 pub fn packed_lanes(elem_bits: u32) -> u64 {

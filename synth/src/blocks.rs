@@ -9,14 +9,9 @@ use std::sync::Arc;
 /// a path a top does not have is skipped.
 pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
     (
-        "cdma_zvc_",
+        "cdma_zvc_compressor_",
         "dp",
-        "datapath (no registers): mask, network, packer / unpacker shifts",
-    ),
-    (
-        "cdma_zvc_decompressor_",
-        cdma_hdl::ZVC_STEER_PATH,
-        "steer: zero-count scan driving the network, popcount",
+        "datapath (no registers): mask, scan, network, packer shifts",
     ),
     (
         "cdma_zvc_compressor_",
@@ -24,9 +19,19 @@ pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
         "zero-count scan in three pipeline sections, the block's zero count",
     ),
     (
-        "cdma_zvc_",
+        "cdma_zvc_compressor_",
         "dp__net",
-        "element network: compaction / expansion",
+        "element network: compaction",
+    ),
+    (
+        "cdma_zvc_decompressor_",
+        cdma_hdl::ZVC_LOOP_PATH,
+        "beat window: block-end tables, beat queue, block-to-block loop",
+    ),
+    (
+        "cdma_zvc_decompressor_",
+        "net",
+        "element network: expansion in two pipeline sections",
     ),
     ("cdma_dma_", "csr", "CSR block (AXI4-Lite slave)"),
     (

@@ -1,0 +1,380 @@
+//! [`Window`]: full beats in, one block's position per cycle out. The decompressor's one
+//! serial dependency (where the next block starts depends on this block's mask) runs here
+//! as a lookup in a table computed ahead.
+
+use rust_hdl::core::prelude::*;
+use rust_hdl::widgets::dff_setup;
+use rust_hdl::widgets::prelude::DFF;
+
+use super::lanes::EntryPick;
+use super::table::BeatTable;
+use crate::prims::{EnReg, Join, Ring4};
+
+/// Stages, all moving together while the beat queue has room (`room`):
+/// 1. byte popcounts of the beat ([`BeatTable`] section 1);
+/// 2. per start lane, the popcount of its mask bytes, and the beat's prefix popcounts;
+/// 3. *held beat* `H`: per start lane `j + M + popcount` and derived values. A beat waits
+///    here until the next beat arrives (unless it is a tensor's last), because a block
+///    starting in its last `M - 1` lanes has mask lanes in the next beat;
+/// 4. the *beat queue*: 4 entries (beat, count, last flag, block-end table completed with the
+///    next beat's prefix popcounts).
+///
+/// The *loop*: the head beat's table (`t0`, a copy of the head entry's, reloaded every
+/// cycle) and the block's start lane `s`. A block goes into *X0* (the block pipeline's
+/// first registers, here so that no output of this block is combinational) when the head's
+/// table is loaded, the next beat is queued too (or the head is a last beat), and the block
+/// pipeline moves (`adv`); then `s` takes the entry's `nxt`, and when the entry's `pp` says
+/// the next block starts in a later beat, the head is dropped. A last beat whose lanes are
+/// used up (the previous block straddled into it) is dropped without a block. So the loop
+/// is a 7-bit multiplexer and a few gates; truncated blocks still go (their end says so,
+/// checked by the parent on X0), and the loop moves on as if they were whole.
+#[derive(LogicBlock)]
+pub struct Window<
+    const P: usize,
+    const E: usize,
+    const PW: usize,
+    const BPW: usize,
+    const SW: usize,
+    const TW: usize,
+    const WW: usize,
+> {
+    /// Clock, rising edge.
+    pub clock: Signal<In, Clock>,
+    /// Synchronous clear of the queue, the loop and the stages (reset or error).
+    pub clr: Signal<In, Bit>,
+    /// Incoming beat: `P` lanes, fewer only on a tensor's last; unused lanes zero.
+    pub y: Signal<In, Bits<PW>>,
+    /// Its valid lanes.
+    pub yc: Signal<In, Bits<7>>,
+    /// It is the tensor's last beat.
+    pub yl: Signal<In, Bit>,
+    /// The beat is valid.
+    pub yv: Signal<In, Bit>,
+    /// The stages move on this cycle (the queue has room): the beat is taken.
+    pub room: Signal<Out, Bit>,
+    /// The block pipeline moves on this cycle (takes the block in X0, if any).
+    pub adv: Signal<In, Bit>,
+    /// The block in X0 is truncated: X0 takes no block behind it (the parent stops the loop).
+    pub kill: Signal<In, Bit>,
+    /// X0: the two beats the block lies in (head beat in the low half).
+    pub wn: Signal<Out, Bits<WW>>,
+    /// X0: the block's first lane in the head beat.
+    pub s: Signal<Out, Bits<7>>,
+    /// X0: its end lane (from the head beat's lane 0; past `ca`/`P + cb` means truncated).
+    pub end_lane: Signal<Out, Bits<7>>,
+    /// X0: head beat's valid lanes.
+    pub ca: Signal<Out, Bits<7>>,
+    /// X0: head beat is a tensor's last.
+    pub la: Signal<Out, Bit>,
+    /// X0: next beat's valid lanes.
+    pub cb: Signal<Out, Bits<7>>,
+    /// X0: next beat is a tensor's last.
+    pub lb: Signal<Out, Bit>,
+    /// X0 holds a block.
+    pub v: Signal<Out, Bit>,
+    tb: BeatTable<P, E, PW, BPW, SW, TW>,
+    xt1: EnReg<PW>,
+    bp: EnReg<BPW>,
+    ct1: DFF<Bits<7>>,
+    lt1: DFF<Bit>,
+    vt1: DFF<Bit>,
+    xt2: EnReg<PW>,
+    sm: EnReg<SW>,
+    pre: DFF<Bits<24>>,
+    ct2: DFF<Bits<7>>,
+    lt2: DFF<Bit>,
+    vt2: DFF<Bit>,
+    xh: EnReg<PW>,
+    rawh: EnReg<TW>,
+    ch: DFF<Bits<7>>,
+    lh: DFF<Bit>,
+    vh: DFF<Bit>,
+    /// Queue entries: lanes, table, count with the last flag in bit 6.
+    qd: Ring4<PW>,
+    qt: Ring4<TW>,
+    qc: Ring4<7>,
+    wp: DFF<Bits<2>>,
+    rp: DFF<Bits<2>>,
+    occ: DFF<Bits<3>>,
+    t0: EnReg<TW>,
+    c0w: DFF<Bits<7>>,
+    l0w: DFF<Bit>,
+    t0v: DFF<Bit>,
+    sr: DFF<Bits<7>>,
+    pk: EntryPick<P, TW>,
+    wj: Join<PW, PW, WW>,
+    wnr: EnReg<WW>,
+    s0: DFF<Bits<7>>,
+    end0: DFF<Bits<7>>,
+    ca0: DFF<Bits<7>>,
+    la0: DFF<Bit>,
+    cb0: DFF<Bits<7>>,
+    lb0: DFF<Bit>,
+    v0: DFF<Bit>,
+    en: Signal<Local, Bit>,
+    wr: Signal<Local, Bit>,
+    ex0: Signal<Local, Bit>,
+    pop: Signal<Local, Bit>,
+    /// A block goes this cycle.
+    gol: Signal<Local, Bit>,
+    /// 0x40: the last flag in a queued count.
+    last7: Constant<Bits<7>>,
+    /// 0x3F: the count in a queued count.
+    cnt7: Constant<Bits<7>>,
+    zero7: Constant<Bits<7>>,
+    one2: Constant<Bits<2>>,
+    zero2: Constant<Bits<2>>,
+    one3: Constant<Bits<3>>,
+    two3: Constant<Bits<3>>,
+    zero3: Constant<Bits<3>>,
+}
+
+impl<
+        const P: usize,
+        const E: usize,
+        const PW: usize,
+        const BPW: usize,
+        const SW: usize,
+        const TW: usize,
+        const WW: usize,
+    > Default for Window<P, E, PW, BPW, SW, TW, WW>
+{
+    fn default() -> Self {
+        Self {
+            clock: Default::default(),
+            clr: Default::default(),
+            y: Default::default(),
+            yc: Default::default(),
+            yl: Default::default(),
+            yv: Default::default(),
+            room: Default::default(),
+            adv: Default::default(),
+            kill: Default::default(),
+            wn: Default::default(),
+            v: Default::default(),
+            s: Default::default(),
+            end_lane: Default::default(),
+            ca: Default::default(),
+            la: Default::default(),
+            cb: Default::default(),
+            lb: Default::default(),
+            tb: Default::default(),
+            xt1: Default::default(),
+            bp: Default::default(),
+            ct1: Default::default(),
+            lt1: Default::default(),
+            vt1: Default::default(),
+            xt2: Default::default(),
+            sm: Default::default(),
+            pre: Default::default(),
+            ct2: Default::default(),
+            lt2: Default::default(),
+            vt2: Default::default(),
+            xh: Default::default(),
+            rawh: Default::default(),
+            ch: Default::default(),
+            lh: Default::default(),
+            vh: Default::default(),
+            qd: Default::default(),
+            qt: Default::default(),
+            qc: Default::default(),
+            wp: Default::default(),
+            rp: Default::default(),
+            occ: Default::default(),
+            t0: Default::default(),
+            c0w: Default::default(),
+            l0w: Default::default(),
+            t0v: Default::default(),
+            sr: Default::default(),
+            pk: Default::default(),
+            wj: Default::default(),
+            wnr: Default::default(),
+            s0: Default::default(),
+            end0: Default::default(),
+            ca0: Default::default(),
+            la0: Default::default(),
+            cb0: Default::default(),
+            lb0: Default::default(),
+            v0: Default::default(),
+            en: Default::default(),
+            wr: Default::default(),
+            ex0: Default::default(),
+            pop: Default::default(),
+            gol: Default::default(),
+            last7: Constant::new(0x40.into()),
+            cnt7: Constant::new(0x3F.into()),
+            zero7: Constant::new(0.into()),
+            one2: Constant::new(1.into()),
+            zero2: Constant::new(0.into()),
+            one3: Constant::new(1.into()),
+            two3: Constant::new(2.into()),
+            zero3: Constant::new(0.into()),
+        }
+    }
+}
+
+impl<
+        const P: usize,
+        const E: usize,
+        const PW: usize,
+        const BPW: usize,
+        const SW: usize,
+        const TW: usize,
+        const WW: usize,
+    > Logic for Window<P, E, PW, BPW, SW, TW, WW>
+{
+    #[hdl_gen]
+    fn update(&mut self) {
+        dff_setup!(
+            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, wp, rp, occ, c0w, l0w, t0v,
+            sr, s0, end0, ca0, la0, cb0, lb0, v0
+        );
+        self.wnr.clock.next = self.clock.val();
+        self.xt1.clock.next = self.clock.val();
+        self.bp.clock.next = self.clock.val();
+        self.xt2.clock.next = self.clock.val();
+        self.sm.clock.next = self.clock.val();
+        self.xh.clock.next = self.clock.val();
+        self.rawh.clock.next = self.clock.val();
+        self.t0.clock.next = self.clock.val();
+        self.qd.clock.next = self.clock.val();
+        self.qt.clock.next = self.clock.val();
+        self.qc.clock.next = self.clock.val();
+        self.room.next = !self.occ.q.val().get_bit(2);
+        self.en.next = !self.occ.q.val().get_bit(2) & !self.clr.val();
+        // ---- stages 1 and 2: popcounts
+        self.tb.x.next = self.y.val();
+        self.xt1.d.next = self.y.val();
+        self.bp.d.next = self.tb.bp.val();
+        self.tb.bp_q.next = self.bp.q.val();
+        self.xt2.d.next = self.xt1.q.val();
+        self.sm.d.next = self.tb.sm.val();
+        self.xt1.en.next = self.en.val();
+        self.bp.en.next = self.en.val();
+        self.xt2.en.next = self.en.val();
+        self.sm.en.next = self.en.val();
+        self.xt1.clr.next = false;
+        self.bp.clr.next = false;
+        self.xt2.clr.next = false;
+        self.sm.clr.next = false;
+        if self.en.val() {
+            self.ct1.d.next = self.yc.val();
+            self.lt1.d.next = self.yl.val();
+            self.vt1.d.next = self.yv.val();
+            self.pre.d.next = self.tb.pre.val();
+            self.ct2.d.next = self.ct1.q.val();
+            self.lt2.d.next = self.lt1.q.val();
+            self.vt2.d.next = self.vt1.q.val();
+        }
+        // ---- stage 3: the held beat, written to the queue once the next one is here
+        self.tb.sm_q.next = self.sm.q.val();
+        self.xh.d.next = self.xt2.q.val();
+        self.rawh.d.next = self.tb.raw.val();
+        self.xh.en.next = self.en.val() & (self.vt2.q.val() | !self.vh.q.val() | self.lh.q.val());
+        self.rawh.en.next = self.en.val() & (self.vt2.q.val() | !self.vh.q.val() | self.lh.q.val());
+        self.xh.clr.next = false;
+        self.rawh.clr.next = false;
+        if self.en.val() & (self.vt2.q.val() | !self.vh.q.val() | self.lh.q.val()) {
+            self.ch.d.next = self.ct2.q.val();
+            self.lh.d.next = self.lt2.q.val();
+            self.vh.d.next = self.vt2.q.val();
+        }
+        self.wr.next = self.en.val() & self.vh.q.val() & (self.lh.q.val() | self.vt2.q.val());
+        self.tb.raw_h.next = self.rawh.q.val();
+        self.tb.c.next = self.ch.q.val();
+        self.tb.l.next = self.lh.q.val();
+        self.tb.pre_n.next = self.pre.q.val();
+        self.qd.wd.next = self.xh.q.val();
+        self.qt.wd.next = self.tb.tab.val();
+        self.qc.wd.next = self.ch.q.val();
+        if self.lh.q.val() {
+            self.qc.wd.next = self.ch.q.val() | self.last7.val();
+        }
+        self.qd.we.next = self.wr.val();
+        self.qt.we.next = self.wr.val();
+        self.qc.we.next = self.wr.val();
+        self.qd.wa.next = self.wp.q.val();
+        self.qt.wa.next = self.wp.q.val();
+        self.qc.wa.next = self.wp.q.val();
+        if self.wr.val() {
+            self.wp.d.next = self.wp.q.val() + self.one2.val();
+        }
+        // ---- the loop
+        self.qd.ra.next = self.rp.q.val();
+        self.qt.ra.next = self.rp.q.val();
+        self.qc.ra.next = self.rp.q.val();
+        self.pk.t.next = self.t0.q.val();
+        self.pk.s.next = self.sr.q.val();
+        self.ex0.next = self.t0v.q.val()
+            & self.l0w.q.val()
+            & (self.sr.q.val() >= self.c0w.q.val())
+            & !self.clr.val();
+        self.gol.next = self.t0v.q.val()
+            & (self.l0w.q.val() | (self.occ.q.val() >= self.two3.val()))
+            & !self.ex0.val()
+            & self.adv.val()
+            & !self.clr.val();
+        self.pop.next = self.ex0.val() | (self.gol.val() & self.pk.pp.val());
+        if self.gol.val() {
+            self.sr.d.next = self.pk.nxt.val();
+        }
+        if self.ex0.val() {
+            self.sr.d.next = self.zero7.val();
+        }
+        if self.pop.val() {
+            self.rp.d.next = self.rp.q.val() + self.one2.val();
+        }
+        if self.wr.val() & !self.pop.val() {
+            self.occ.d.next = self.occ.q.val() + self.one3.val();
+        }
+        if !self.wr.val() & self.pop.val() {
+            self.occ.d.next = self.occ.q.val() - self.one3.val();
+        }
+        // The head's table: reloaded every cycle from the entry that is the head next cycle.
+        self.t0.en.next = true;
+        self.t0.clr.next = false;
+        self.t0.d.next = self.qt.q0.val();
+        self.c0w.d.next = self.qc.q0.val() & self.cnt7.val();
+        self.l0w.d.next = self.qc.q0.val().get_bit(6);
+        self.t0v.d.next = self.occ.q.val() >= self.one3.val();
+        if self.pop.val() {
+            self.t0.d.next = self.qt.q1.val();
+            self.c0w.d.next = self.qc.q1.val() & self.cnt7.val();
+            self.l0w.d.next = self.qc.q1.val().get_bit(6);
+            self.t0v.d.next = self.occ.q.val() >= self.two3.val();
+        }
+        if self.clr.val() {
+            self.vt1.d.next = false;
+            self.vt2.d.next = false;
+            self.vh.d.next = false;
+            self.wp.d.next = self.zero2.val();
+            self.rp.d.next = self.zero2.val();
+            self.occ.d.next = self.zero3.val();
+            self.t0v.d.next = false;
+            self.sr.d.next = self.zero7.val();
+        }
+        // ---- X0: the block that goes, with its two beats
+        self.wj.lo.next = self.qd.q0.val();
+        self.wj.hi.next = self.qd.q1.val();
+        self.wnr.d.next = self.wj.y.val();
+        self.wnr.en.next = self.adv.val();
+        self.wnr.clr.next = false;
+        if self.adv.val() {
+            self.s0.d.next = self.sr.q.val();
+            self.end0.d.next = self.pk.end_lane.val();
+            self.ca0.d.next = self.c0w.q.val();
+            self.la0.d.next = self.l0w.q.val();
+            self.cb0.d.next = self.qc.q1.val() & self.cnt7.val();
+            self.lb0.d.next = self.qc.q1.val().get_bit(6);
+            self.v0.d.next = self.gol.val() & !self.kill.val();
+        }
+        self.wn.next = self.wnr.q.val();
+        self.s.next = self.s0.q.val();
+        self.end_lane.next = self.end0.q.val();
+        self.ca.next = self.ca0.q.val();
+        self.la.next = self.la0.q.val();
+        self.cb.next = self.cb0.q.val();
+        self.lb.next = self.lb0.q.val();
+        self.v.next = self.v0.q.val();
+    }
+}
