@@ -19,10 +19,10 @@ use crate::prims::{EnReg, Join, Ring4};
 /// 4. the *beat queue*: 4 entries (beat, count, last flag, block-end table completed with the
 ///    next beat's prefix popcounts).
 ///
-/// The *loop*: the head beat's table (`t0`, a copy of the head entry's, reloaded every
-/// cycle) and the block's start lane `s`. A block goes into *X0* (the block pipeline's
-/// first registers, here so that no output of this block is combinational) when the head's
-/// table is loaded, the next beat is queued too (or the head is a last beat), and the block
+/// The *loop*: the queue's read pointer and the block's start lane `s` select an entry of
+/// the head beat's table. A block goes into *X0* (the block pipeline's first registers,
+/// here so that no output of this block is combinational) when a beat is queued, the next
+/// beat is queued too (or the head is a last beat), and the block
 /// pipeline moves (`adv`); then `s` takes the entry's `nxt`, and when the entry's `pp` says
 /// the next block starts in a later beat, the head is dropped. A last beat whose lanes are
 /// used up (the previous block straddled into it) is dropped without a block. So the loop
@@ -96,10 +96,6 @@ pub struct Window<
     wp: DFF<Bits<2>>,
     rp: DFF<Bits<2>>,
     occ: DFF<Bits<3>>,
-    t0: EnReg<TW>,
-    c0w: DFF<Bits<7>>,
-    l0w: DFF<Bit>,
-    t0v: DFF<Bit>,
     sr: DFF<Bits<7>>,
     pk: EntryPick<P, TW>,
     wj: Join<PW, PW, WW>,
@@ -117,6 +113,11 @@ pub struct Window<
     pop: Signal<Local, Bit>,
     /// A block goes this cycle.
     gol: Signal<Local, Bit>,
+    /// The head beat: valid lanes, a tensor's last; the next beat is queued.
+    c0: Signal<Local, Bits<7>>,
+    l0: Signal<Local, Bit>,
+    h0: Signal<Local, Bit>,
+    h1: Signal<Local, Bit>,
     /// 0x40: the last flag in a queued count.
     last7: Constant<Bits<7>>,
     /// 0x3F: the count in a queued count.
@@ -181,10 +182,6 @@ impl<
             wp: Default::default(),
             rp: Default::default(),
             occ: Default::default(),
-            t0: Default::default(),
-            c0w: Default::default(),
-            l0w: Default::default(),
-            t0v: Default::default(),
             sr: Default::default(),
             pk: Default::default(),
             wj: Default::default(),
@@ -201,6 +198,10 @@ impl<
             ex0: Default::default(),
             pop: Default::default(),
             gol: Default::default(),
+            c0: Default::default(),
+            l0: Default::default(),
+            h0: Default::default(),
+            h1: Default::default(),
             last7: Constant::new(0x40.into()),
             cnt7: Constant::new(0x3F.into()),
             zero7: Constant::new(0.into()),
@@ -226,8 +227,8 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, wp, rp, occ, c0w, l0w, t0v,
-            sr, s0, end0, ca0, la0, cb0, lb0, v0
+            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, wp, rp, occ, sr, s0, end0,
+            ca0, la0, cb0, lb0, v0
         );
         self.wnr.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
@@ -236,7 +237,6 @@ impl<
         self.sm.clock.next = self.clock.val();
         self.xh.clock.next = self.clock.val();
         self.rawh.clock.next = self.clock.val();
-        self.t0.clock.next = self.clock.val();
         self.qd.clock.next = self.clock.val();
         self.qt.clock.next = self.clock.val();
         self.qc.clock.next = self.clock.val();
@@ -303,14 +303,18 @@ impl<
         self.qd.ra.next = self.rp.q.val();
         self.qt.ra.next = self.rp.q.val();
         self.qc.ra.next = self.rp.q.val();
-        self.pk.t.next = self.t0.q.val();
+        // The head beat's table straight from the queue: the loop is `rp`, `s` → a
+        // multiplexer → the next `rp`, `s`, with no wide register depending on it.
+        self.pk.t.next = self.qt.q0.val();
         self.pk.s.next = self.sr.q.val();
-        self.ex0.next = self.t0v.q.val()
-            & self.l0w.q.val()
-            & (self.sr.q.val() >= self.c0w.q.val())
-            & !self.clr.val();
-        self.gol.next = self.t0v.q.val()
-            & (self.l0w.q.val() | (self.occ.q.val() >= self.two3.val()))
+        self.c0.next = self.qc.q0.val() & self.cnt7.val();
+        self.l0.next = self.qc.q0.val().get_bit(6);
+        self.h0.next = self.occ.q.val() >= self.one3.val();
+        self.h1.next = self.occ.q.val() >= self.two3.val();
+        self.ex0.next =
+            self.h0.val() & self.l0.val() & (self.sr.q.val() >= self.c0.val()) & !self.clr.val();
+        self.gol.next = self.h0.val()
+            & (self.l0.val() | self.h1.val())
             & !self.ex0.val()
             & self.adv.val()
             & !self.clr.val();
@@ -330,19 +334,6 @@ impl<
         if !self.wr.val() & self.pop.val() {
             self.occ.d.next = self.occ.q.val() - self.one3.val();
         }
-        // The head's table: reloaded every cycle from the entry that is the head next cycle.
-        self.t0.en.next = true;
-        self.t0.clr.next = false;
-        self.t0.d.next = self.qt.q0.val();
-        self.c0w.d.next = self.qc.q0.val() & self.cnt7.val();
-        self.l0w.d.next = self.qc.q0.val().get_bit(6);
-        self.t0v.d.next = self.occ.q.val() >= self.one3.val();
-        if self.pop.val() {
-            self.t0.d.next = self.qt.q1.val();
-            self.c0w.d.next = self.qc.q1.val() & self.cnt7.val();
-            self.l0w.d.next = self.qc.q1.val().get_bit(6);
-            self.t0v.d.next = self.occ.q.val() >= self.two3.val();
-        }
         if self.clr.val() {
             self.vt1.d.next = false;
             self.vt2.d.next = false;
@@ -350,7 +341,6 @@ impl<
             self.wp.d.next = self.zero2.val();
             self.rp.d.next = self.zero2.val();
             self.occ.d.next = self.zero3.val();
-            self.t0v.d.next = false;
             self.sr.d.next = self.zero7.val();
         }
         // ---- X0: the block that goes, with its two beats
@@ -362,8 +352,8 @@ impl<
         if self.adv.val() {
             self.s0.d.next = self.sr.q.val();
             self.end0.d.next = self.pk.end_lane.val();
-            self.ca0.d.next = self.c0w.q.val();
-            self.la0.d.next = self.l0w.q.val();
+            self.ca0.d.next = self.c0.val();
+            self.la0.d.next = self.l0.val();
             self.cb0.d.next = self.qc.q1.val() & self.cnt7.val();
             self.lb0.d.next = self.qc.q1.val().get_bit(6);
             self.v0.d.next = self.gol.val() & !self.kill.val();
