@@ -9,14 +9,13 @@ use rust_hdl::widgets::prelude::DFF;
 use super::lanes::LaneShift;
 use crate::prims::{EnReg, Thermo};
 
-/// Three stages and an output register, moving together while `en`:
-/// 1. *input register*: the beat as received; the *offset* register (lanes already in the
-///    beat being filled) moves by its count: `total = offset + count`, modulo `P` (to 0
-///    after a last beat);
-/// 2. the beat's lanes at and above its count cleared;
-/// 3. the beat placed at the offset ([`LaneShift`]): `lo` fills the beat being filled, `hi`
+/// Two stages and an output register, moving together while `en`:
+/// 1. *input register*: the beat, its lanes at and above its count cleared; the *offset*
+///    register (lanes already in the beat being filled) moves by its count: `total = offset
+///    + count`, modulo `P` (to 0 after a last beat);
+/// 2. the beat placed at the offset ([`LaneShift`]): `lo` fills the beat being filled, `hi`
 ///    is what spills into the next one;
-/// 4. the *holding register* `h` (the beat being filled) OR `lo` is a full beat when
+/// 3. the *holding register* `h` (the beat being filled) OR `lo` is a full beat when
 ///    `total ≥ P`, then `h` takes `hi`; a last beat ends the tensor's stream: a beat of
 ///    `total` lanes, or when `total > P` a full beat and then, in the empty slot that always
 ///    follows a last beat (`held_last`: the parent takes no beat behind it), the leftover
@@ -55,11 +54,6 @@ pub struct Repack<const P: usize, const E: usize, const PW: usize> {
     v0: DFF<Bit>,
     off: DFF<Bits<7>>,
     th: Thermo<P, E, PW>,
-    x1: EnReg<PW>,
-    o1: DFF<Bits<7>>,
-    t1: DFF<Bits<7>>,
-    l1: DFF<Bit>,
-    v1: DFF<Bit>,
     sh: LaneShift<P, E, PW>,
     lo: EnReg<PW>,
     hi: EnReg<PW>,
@@ -102,11 +96,6 @@ impl<const P: usize, const E: usize, const PW: usize> Default for Repack<P, E, P
             v0: Default::default(),
             off: Default::default(),
             th: Default::default(),
-            x1: Default::default(),
-            o1: Default::default(),
-            t1: Default::default(),
-            l1: Default::default(),
-            v1: Default::default(),
             sh: Default::default(),
             lo: Default::default(),
             hi: Default::default(),
@@ -131,17 +120,15 @@ impl<const P: usize, const E: usize, const PW: usize> Default for Repack<P, E, P
 impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(
-            self, clock, c0, l0, v0, off, o1, t1, l1, v1, t2, l2, v2, fl, flc, ycr, ylr, yvr
-        );
+        dff_setup!(self, clock, c0, l0, v0, off, t2, l2, v2, fl, flc, ycr, ylr, yvr);
         self.d0.clock.next = self.clock.val();
-        self.x1.clock.next = self.clock.val();
         self.lo.clock.next = self.clock.val();
         self.hi.clock.next = self.clock.val();
         self.h.clock.next = self.clock.val();
         self.yr.clock.next = self.clock.val();
-        // ---- stage 1: the input register and the offset
-        self.d0.d.next = self.in_data.val();
+        // ---- stage 1: the input register (unused lanes cleared) and the offset
+        self.th.n.next = self.in_count.val();
+        self.d0.d.next = self.in_data.val() & self.th.y.val();
         self.d0.en.next = self.en.val();
         self.d0.clr.next = false;
         self.tot.next = self.off.q.val() + self.c0.q.val();
@@ -160,20 +147,9 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
             }
         }
         self.held_last.next = self.v0.q.val() & self.l0.q.val();
-        // ---- stage 2: the beat's unused lanes cleared
-        self.th.n.next = self.c0.q.val();
-        self.x1.d.next = self.d0.q.val() & self.th.y.val();
-        self.x1.en.next = self.en.val();
-        self.x1.clr.next = false;
-        if self.en.val() {
-            self.o1.d.next = self.off.q.val();
-            self.t1.d.next = self.tot.val();
-            self.l1.d.next = self.l0.q.val();
-            self.v1.d.next = self.v0.q.val();
-        }
-        // ---- stage 3: placed at the offset
-        self.sh.x.next = self.x1.q.val();
-        self.sh.o.next = self.o1.q.val();
+        // ---- stage 2: placed at the offset
+        self.sh.x.next = self.d0.q.val();
+        self.sh.o.next = self.off.q.val();
         self.lo.d.next = self.sh.lo.val();
         self.hi.d.next = self.sh.hi.val();
         self.lo.en.next = self.en.val();
@@ -181,11 +157,11 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
         self.lo.clr.next = false;
         self.hi.clr.next = false;
         if self.en.val() {
-            self.t2.d.next = self.t1.q.val();
-            self.l2.d.next = self.l1.q.val();
-            self.v2.d.next = self.v1.q.val();
+            self.t2.d.next = self.tot.val();
+            self.l2.d.next = self.l0.q.val();
+            self.v2.d.next = self.v0.q.val();
         }
-        // ---- stage 4: the beat being filled, the output beat
+        // ---- stage 3: the beat being filled, the output beat
         self.full.next = self.t2.q.val() >= self.p7.val();
         self.h.d.next = self.h.q.val() | self.lo.q.val();
         if self.full.val() {
@@ -223,7 +199,6 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
         }
         if self.clr.val() {
             self.v0.d.next = false;
-            self.v1.d.next = false;
             self.v2.d.next = false;
             self.off.d.next = self.zero7.val();
             self.fl.d.next = false;
