@@ -36,6 +36,7 @@
 use rust_hdl::core::prelude::*;
 
 use crate::port_docs::PortDocs;
+use crate::prims::{Join, ZeroExtend};
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
@@ -114,7 +115,16 @@ macro_rules! axi_read_master {
             // --- request in progress
             req_active: DFF<Bit>,
             cur_addr: DFF<Bits<64>>,
-            rem: DFF<Bits<32>>,
+            // Facts of `cur_addr`, registered with it: beats from it to the burst's end - 1
+            // (to the 4 KiB boundary, in the top page to the beat before the top beat; the
+            // inverted beat index, below 256 beats), it is in the top page, it is the top
+            // beat (a request there issues no burst: its beats are delivered as errors).
+            bnd_m1: DFF<Bits<8>>,
+            top_page: DFF<Bit>,
+            at_top: DFF<Bit>,
+            // Beats left in the request - 1 (the burst length field's form, so issuing a
+            // burst subtracts the burst's beats without a 32-bit adder: see `rem_lo`).
+            rem_m1: DFF<Bits<32>>,
             // --- AR register
             ar_valid: DFF<Bit>,
             ar_addr: DFF<Bits<64>>,
@@ -123,7 +133,7 @@ macro_rules! axi_read_master {
             outstanding: DFF<Bits<5>>,
             flags: DFF<Bits<16>>,
             aborting: DFF<Bit>,
-            // --- the request reached the top beat: `top_left` error beats of its own to
+            // --- the request reached the top beat: `top_left` + 1 error beats of its own to
             // deliver once the bursts before them are out
             past_top: DFF<Bit>,
             top_left: DFF<Bits<32>>,
@@ -142,14 +152,19 @@ macro_rules! axi_read_master {
             one2: Constant<Bits<2>>,
             zero2: Constant<Bits<2>>,
             // --- locals
-            boundary_m1: Signal<Local, Bits<32>>,
-            rem_m1: Signal<Local, Bits<32>>,
+            next_top: Signal<Local, Bit>,
+            req_top_page: Signal<Local, Bit>,
+            req_bnd_m1: Signal<Local, Bits<8>>,
+            rem_lo_a: ZeroExtend<8, 9>,
+            rem_lo_b: ZeroExtend<8, 9>,
+            rem_lo: Signal<Local, Bits<9>>,
+            rem_hi: Signal<Local, Bits<24>>,
+            rem_next: Join<8, 24, 32>,
+            req_rem_m1: Join<8, 24, 32>,
             big: Signal<Local, Bit>,
-            len_m1: Signal<Local, Bits<32>>,
+            len_m1: Signal<Local, Bits<8>>,
             dropping: Signal<Local, Bit>,
             issue: Signal<Local, Bit>,
-            top_page: Signal<Local, Bit>,
-            at_top: Signal<Local, Bit>,
             top_out: Signal<Local, Bit>,
             top_pop: Signal<Local, Bit>,
             pop: Signal<Local, Bit>,
@@ -162,12 +177,16 @@ macro_rules! axi_read_master {
             one16: Constant<Bits<16>>,
             zero16: Constant<Bits<16>>,
             one32: Constant<Bits<32>>,
+            zero32: Constant<Bits<32>>,
+            one24: Constant<Bits<24>>,
             one64: Constant<Bits<64>>,
             page_off: Constant<Bits<64>>,
             page_ones: Constant<Bits<52>>,
             top_beat: Constant<Bits<64>>,
             zero_data: Constant<Bits<$dw>>,
-            beat_mask: Constant<Bits<32>>,
+            beat_mask: Constant<Bits<8>>,
+            one8: Constant<Bits<8>>,
+            page_ones_m1: Constant<Bits<52>>,
             size: Constant<Bits<3>>,
             incr: Constant<Bits<2>>,
             cache: Constant<Bits<4>>,
@@ -220,7 +239,10 @@ macro_rules! axi_read_master {
                     m_axi_rready: Default::default(),
                     req_active: Default::default(),
                     cur_addr: Default::default(),
-                    rem: Default::default(),
+                    bnd_m1: Default::default(),
+                    top_page: Default::default(),
+                    at_top: Default::default(),
+                    rem_m1: Default::default(),
                     ar_valid: Default::default(),
                     ar_addr: Default::default(),
                     ar_len: Default::default(),
@@ -242,14 +264,19 @@ macro_rules! axi_read_master {
                     two2: Constant::new(2u64.into()),
                     one2: Constant::new(1u64.into()),
                     zero2: Constant::new(0u64.into()),
-                    boundary_m1: Default::default(),
-                    rem_m1: Default::default(),
+                    next_top: Default::default(),
+                    req_top_page: Default::default(),
+                    req_bnd_m1: Default::default(),
+                    rem_lo_a: Default::default(),
+                    rem_lo_b: Default::default(),
+                    rem_lo: Default::default(),
+                    rem_hi: Default::default(),
+                    rem_next: Default::default(),
+                    req_rem_m1: Default::default(),
                     big: Default::default(),
                     len_m1: Default::default(),
                     dropping: Default::default(),
                     issue: Default::default(),
-                    top_page: Default::default(),
-                    at_top: Default::default(),
                     top_out: Default::default(),
                     top_pop: Default::default(),
                     pop: Default::default(),
@@ -261,12 +288,16 @@ macro_rules! axi_read_master {
                     one16: Constant::new(1u64.into()),
                     zero16: Constant::new(0u64.into()),
                     one32: Constant::new(1u64.into()),
+                    zero32: Constant::new(0u64.into()),
+                    one24: Constant::new(1u64.into()),
                     one64: Constant::new(1u64.into()),
                     page_off: Constant::new(0xFFFu64.into()),
                     page_ones: Constant::new(((1u64 << 52) - 1).into()),
                     top_beat: Constant::new((0u64.wrapping_sub(1 << $lg)).into()),
                     zero_data: Constant::new(0u64.into()),
                     beat_mask: Constant::new(((4096u64 >> $lg) - 1).into()),
+                    one8: Constant::new(1u64.into()),
+                    page_ones_m1: Constant::new(((1u64 << 52) - 2).into()),
                     size: Constant::new(($lg as u64).into()),
                     incr: Constant::new(1u64.into()),
                     cache: Constant::new(0b0011u64.into()),
@@ -285,41 +316,66 @@ macro_rules! axi_read_master {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, req_active, cur_addr, rem, ar_valid, ar_addr, ar_len,
+                    self, clock, req_active, cur_addr, bnd_m1, top_page, at_top, rem_m1, ar_valid, ar_addr, ar_len,
                     outstanding, flags, aborting, past_top, top_left, rb_cnt, r0_data, r0_last, r0_err, r1_data,
                     r1_last, r1_err
                 );
                 // ---- the next burst of the request in progress: to the 4 KiB boundary
-                // (beats left in the page - 1 = the inverted beat index) or to its end
-                // (all in 32 bits: the part-select is the beat index, zero-extended)
-                self.boundary_m1.next =
-                    (!self.cur_addr.q.val().get_bits::<32>($lg)) & self.beat_mask.val();
-                // In the top page the burst ends before the top beat; a request at the top
-                // beat issues no burst (`at_top`: its beats are delivered as errors).
-                self.top_page.next =
-                    self.cur_addr.q.val().get_bits::<52>(12) == self.page_ones.val();
-                self.at_top.next = self.cur_addr.q.val() == self.top_beat.val();
-                if self.top_page.val() {
-                    self.boundary_m1.next = ((!self.cur_addr.q.val().get_bits::<32>($lg))
-                        & self.beat_mask.val())
-                        - self.one32.val();
-                }
-                self.rem_m1.next = self.rem.q.val() - self.one32.val();
-                self.big.next = self.rem_m1.val() > self.boundary_m1.val();
-                self.len_m1.next = self.rem_m1.val();
+                // (`bnd_m1`) or to its end. `bnd_m1`, `top_page` and `at_top` describe
+                // `cur_addr` and are registered with it (set where it is), so the comparisons
+                // of its 64 bits are not on the path from `rem_m1` to the next burst.
+                self.big.next = self.rem_m1.q.val().get_bits::<24>(8).any()
+                    | (self.rem_m1.q.val().get_bits::<8>(0) > self.bnd_m1.q.val());
+                self.len_m1.next = self.rem_m1.q.val().get_bits::<8>(0);
                 if self.big.val() {
-                    self.len_m1.next = self.boundary_m1.val();
+                    self.len_m1.next = self.bnd_m1.q.val();
+                }
+                // The next page (after a burst to the boundary) is the top page.
+                self.next_top.next =
+                    self.cur_addr.q.val().get_bits::<52>(12) == self.page_ones_m1.val();
+                // The same facts of a new request's address.
+                self.req_top_page.next =
+                    self.rd_req_addr.val().get_bits::<52>(12) == self.page_ones.val();
+                self.req_bnd_m1.next =
+                    (!self.rd_req_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
+                if self.req_top_page.val() {
+                    self.req_bnd_m1.next = ((!self.rd_req_addr.val().get_bits::<8>($lg))
+                        & self.beat_mask.val())
+                        - self.one8.val();
                 }
                 self.dropping.next = self.aborting.q.val() | self.abort.val();
                 self.issue.next = self.req_active.q.val()
                     & (!self.ar_valid.q.val() | self.m_axi_arready.val())
                     & (self.outstanding.q.val() < self.rif.val())
                     & !self.dropping.val()
-                    & !self.at_top.val();
-                if self.req_active.q.val() & self.at_top.val() & !self.dropping.val() {
+                    & !self.at_top.q.val();
+                if self.req_active.q.val() & self.at_top.q.val() & !self.dropping.val() {
                     self.req_active.d.next = false;
                     self.past_top.d.next = true;
-                    self.top_left.d.next = self.rem.q.val();
+                    self.top_left.d.next = self.rem_m1.q.val();
+                }
+                // `rem_m1 - (bnd_m1 + 1)` = `rem_m1 + !bnd_m1` (`bnd_m1` zero-extended) as a
+                // carry-select: a 32-bit adder of a variable operand ripples through every
+                // bit in the generic flow, so the low byte adds (9 bits) and its carry picks
+                // the high 24 bits unchanged or decremented (a log-depth tree), as adding the
+                // upper ones of `!bnd_m1` does.
+                self.rem_lo_a.x.next = self.rem_m1.q.val().get_bits::<8>(0);
+                self.rem_lo_b.x.next = !self.bnd_m1.q.val();
+                self.rem_lo.next = self.rem_lo_a.y.val() + self.rem_lo_b.y.val();
+                self.rem_hi.next = self.rem_m1.q.val().get_bits::<24>(8) - self.one24.val();
+                if self.rem_lo.val().get_bit(8) {
+                    self.rem_hi.next = self.rem_m1.q.val().get_bits::<24>(8);
+                }
+                self.rem_next.lo.next = self.rem_lo.val().get_bits::<8>(0);
+                self.rem_next.hi.next = self.rem_hi.val();
+                // A new request's beats - 1, the same way (an unconditional 32-bit decrement
+                // ripples too): the low byte decrements, its borrow the high 24 bits.
+                self.req_rem_m1.lo.next =
+                    self.rd_req_beats.val().get_bits::<8>(0) - self.one8.val();
+                self.req_rem_m1.hi.next = self.rd_req_beats.val().get_bits::<24>(8);
+                if !self.rd_req_beats.val().get_bits::<8>(0).any() {
+                    self.req_rem_m1.hi.next =
+                        self.rd_req_beats.val().get_bits::<24>(8) - self.one24.val();
                 }
                 // ---- AR register
                 if self.ar_valid.q.val() & self.m_axi_arready.val() {
@@ -328,15 +384,26 @@ macro_rules! axi_read_master {
                 if self.issue.val() {
                     self.ar_valid.d.next = true;
                     self.ar_addr.d.next = self.cur_addr.q.val();
-                    self.ar_len.d.next = self.len_m1.val().get_bits::<8>(0);
+                    self.ar_len.d.next = self.len_m1.val();
                     // Only a burst that ends at the boundary is followed by another (in the
                     // top page: by the top beat).
+                    // The next burst starts a page (beat index 0), or is the top beat.
                     self.cur_addr.d.next = (self.cur_addr.q.val() | self.page_off.val())
                         + self.one64.val();
-                    if self.top_page.val() {
-                        self.cur_addr.d.next = self.top_beat.val();
+                    self.top_page.d.next = self.next_top.val();
+                    self.at_top.d.next = false;
+                    self.bnd_m1.d.next = self.beat_mask.val();
+                    if self.next_top.val() {
+                        self.bnd_m1.d.next = self.beat_mask.val() - self.one8.val();
                     }
-                    self.rem.d.next = self.rem_m1.val() - self.len_m1.val();
+                    if self.top_page.q.val() {
+                        self.cur_addr.d.next = self.top_beat.val();
+                        self.top_page.d.next = true;
+                        self.at_top.d.next = true;
+                    }
+                    // Only read when the request goes on (`big`): then the burst is
+                    // `bnd_m1 + 1` beats.
+                    self.rem_m1.d.next = self.rem_next.y.val();
                     if !self.big.val() {
                         self.req_active.d.next = false;
                     }
@@ -399,7 +466,10 @@ macro_rules! axi_read_master {
                 if self.rd_req_valid.val() & self.rd_req_ready.val() {
                     self.req_active.d.next = self.rd_req_beats.val().any();
                     self.cur_addr.d.next = self.rd_req_addr.val();
-                    self.rem.d.next = self.rd_req_beats.val();
+                    self.top_page.d.next = self.req_top_page.val();
+                    self.at_top.d.next = self.rd_req_addr.val() == self.top_beat.val();
+                    self.bnd_m1.d.next = self.req_bnd_m1.val();
+                    self.rem_m1.d.next = self.req_rem_m1.y.val();
                 }
                 // ---- abort: drop the request, drain the outstanding bursts
                 if self.abort.val() {
@@ -433,12 +503,12 @@ macro_rules! axi_read_master {
                 self.top_pop.next = self.top_out.val() & self.rd_ready.val() & !self.dropping.val();
                 if self.top_out.val() {
                     self.rd_data.next = self.zero_data.val();
-                    self.rd_last.next = self.top_left.q.val() == self.one32.val();
+                    self.rd_last.next = self.top_left.q.val() == self.zero32.val();
                     self.rd_err.next = true;
                 }
                 if self.top_pop.val() {
                     self.top_left.d.next = self.top_left.q.val() - self.one32.val();
-                    if self.top_left.q.val() == self.one32.val() {
+                    if self.top_left.q.val() == self.zero32.val() {
                         self.past_top.d.next = false;
                     }
                 }

@@ -185,7 +185,12 @@ pub struct CsrBlock {
     desc_count: DFF<Bits<32>>,
     perf_busy_cnt: DFF<Bits<64>>,
     perf_rd_cnt: DFF<Bits<64>>,
-    perf_wr_cnt: DFF<Bits<64>>,
+    // PERF_WR_BYTES as its low byte and the 56 bits above it: a 64-bit adder of a variable
+    // operand ripples through every bit in the generic flow (65 gate levels), so the low byte
+    // takes the strobe count and its carry increments the high part (an incrementer is a
+    // log-depth tree), the carry-select of a 9-bit add; the value is exact every cycle.
+    perf_wr_lo: DFF<Bits<8>>,
+    perf_wr_hi56: DFF<Bits<56>>,
     perf_stall_cnt: DFF<Bits<64>>,
     perf_busy_hi: DFF<Bits<32>>,
     perf_rd_hi: DFF<Bits<32>>,
@@ -203,7 +208,10 @@ pub struct CsrBlock {
     status_word: Signal<Local, Bits<32>>,
     code_ext: ZeroExtend<8, 32>,
     head_cat: Join<32, 32, 64>,
-    wr_bytes_ext: ZeroExtend<8, 64>,
+    wr_lo_ext: ZeroExtend<8, 9>,
+    wr_bytes_ext: ZeroExtend<8, 9>,
+    wr_sum9: Signal<Local, Bits<9>>,
+    perf_wr_cat: Join<8, 56, 64>,
     // --- register addresses (cdma_spec::csr)
     a_id: Constant<Bits<12>>,
     a_version: Constant<Bits<12>>,
@@ -247,6 +255,9 @@ pub struct CsrBlock {
     zero32: Constant<Bits<32>>,
     one32: Constant<Bits<32>>,
     one64: Constant<Bits<64>>,
+    one56: Constant<Bits<56>>,
+    zero56: Constant<Bits<56>>,
+    zero8: Constant<Bits<8>>,
     zero64: Constant<Bits<64>>,
     bus_bytes: Constant<Bits<64>>,
     okay: Constant<Bits<2>>,
@@ -322,7 +333,8 @@ impl CsrBlock {
             desc_count: Default::default(),
             perf_busy_cnt: Default::default(),
             perf_rd_cnt: Default::default(),
-            perf_wr_cnt: Default::default(),
+            perf_wr_lo: Default::default(),
+            perf_wr_hi56: Default::default(),
             perf_stall_cnt: Default::default(),
             perf_busy_hi: Default::default(),
             perf_rd_hi: Default::default(),
@@ -339,7 +351,10 @@ impl CsrBlock {
             status_word: Default::default(),
             code_ext: Default::default(),
             head_cat: Default::default(),
+            wr_lo_ext: Default::default(),
             wr_bytes_ext: Default::default(),
+            wr_sum9: Default::default(),
+            perf_wr_cat: Default::default(),
             a_id: addr(csr::ID),
             a_version: addr(csr::VERSION),
             a_hwcfg: addr(csr::HWCFG),
@@ -380,6 +395,9 @@ impl CsrBlock {
             zero32: Constant::new(0u64.into()),
             one32: Constant::new(1u64.into()),
             one64: Constant::new(1u64.into()),
+            one56: Constant::new(1u64.into()),
+            zero56: Constant::new(0u64.into()),
+            zero8: Constant::new(0u64.into()),
             zero64: Constant::new(0u64.into()),
             bus_bytes: Constant::new((1u64 << bus_bytes_log2).into()),
             okay: Constant::new(0u64.into()),
@@ -447,7 +465,8 @@ impl Logic for CsrBlock {
             desc_count,
             perf_busy_cnt,
             perf_rd_cnt,
-            perf_wr_cnt,
+            perf_wr_lo,
+            perf_wr_hi56,
             perf_stall_cnt,
             perf_busy_hi,
             perf_rd_hi,
@@ -456,6 +475,9 @@ impl Logic for CsrBlock {
         );
         self.code_ext.x.next = self.err_code.val();
         self.wr_bytes_ext.x.next = self.perf_wr_bytes.val();
+        self.wr_lo_ext.x.next = self.perf_wr_lo.q.val();
+        self.perf_wr_cat.lo.next = self.perf_wr_lo.q.val();
+        self.perf_wr_cat.hi.next = self.perf_wr_hi56.q.val();
         // ---- write channel: AW and W together, one B outstanding
         self.wr_en.next = self.s_axil_awvalid.val()
             & self.s_axil_wvalid.val()
@@ -531,7 +553,11 @@ impl Logic for CsrBlock {
         if self.perf_rd_beat.val() {
             self.perf_rd_cnt.d.next = self.perf_rd_cnt.q.val() + self.bus_bytes.val();
         }
-        self.perf_wr_cnt.d.next = self.perf_wr_cnt.q.val() + self.wr_bytes_ext.y.val();
+        self.wr_sum9.next = self.wr_lo_ext.y.val() + self.wr_bytes_ext.y.val();
+        self.perf_wr_lo.d.next = self.wr_sum9.val().get_bits::<8>(0);
+        if self.wr_sum9.val().get_bit(8) {
+            self.perf_wr_hi56.d.next = self.perf_wr_hi56.q.val() + self.one56.val();
+        }
         if self.perf_stall.val() {
             self.perf_stall_cnt.d.next = self.perf_stall_cnt.q.val() + self.one64.val();
         }
@@ -604,8 +630,8 @@ impl Logic for CsrBlock {
                 self.r_data.d.next = self.perf_rd_hi.q.val();
             }
             if self.raddr.val() == self.a_perf_wr_lo.val() {
-                self.r_data.d.next = self.perf_wr_cnt.q.val().get_bits::<32>(0);
-                self.perf_wr_hi.d.next = self.perf_wr_cnt.q.val().get_bits::<32>(32);
+                self.r_data.d.next = self.perf_wr_cat.y.val().get_bits::<32>(0);
+                self.perf_wr_hi.d.next = self.perf_wr_cat.y.val().get_bits::<32>(32);
             }
             if self.raddr.val() == self.a_perf_wr_hi.val() {
                 self.r_data.d.next = self.perf_wr_hi.q.val();
@@ -632,7 +658,8 @@ impl Logic for CsrBlock {
             self.desc_count.d.next = self.zero32.val();
             self.perf_busy_cnt.d.next = self.zero64.val();
             self.perf_rd_cnt.d.next = self.zero64.val();
-            self.perf_wr_cnt.d.next = self.zero64.val();
+            self.perf_wr_lo.d.next = self.zero8.val();
+            self.perf_wr_hi56.d.next = self.zero56.val();
             self.perf_stall_cnt.d.next = self.zero64.val();
             self.perf_busy_hi.d.next = self.zero32.val();
             self.perf_rd_hi.d.next = self.zero32.val();

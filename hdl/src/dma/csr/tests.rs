@@ -353,3 +353,25 @@ fn perf_counters_count_and_lo_read_latches_hi() {
     assert_eq!(read(&mut uut, csr::PERF_BUSY_LO.addr), 0);
     assert_eq!(read(&mut uut, csr::PERF_BUSY_HI.addr), 5);
 }
+
+#[test]
+fn perf_wr_bytes_carries_out_of_its_low_byte() {
+    // PERF_WR_BYTES adds into its low byte and increments the 56 bits above it on that byte's
+    // carry (a carry-select, see the block): start it at 0xFFFF_FFF0 so the first add carries
+    // out of the low byte and into the high word, and the next ones carry out of the byte
+    // again.
+    let mut uut = csr_block();
+    uut.perf_wr_lo.q.next = 0xF0u64.into();
+    uut.perf_wr_hi56.q.next = 0xFF_FFFFu64.into();
+    settle(&mut uut);
+    uut.perf_wr_bytes.next = 0x20u64.into();
+    step(&mut uut);
+    uut.perf_wr_bytes.next = 200u64.into();
+    for _ in 0..3 {
+        step(&mut uut);
+    }
+    uut.perf_wr_bytes.next = 0u64.into();
+    // 0xFFFF_FFF0 + 0x20 + 3 * 200 = 0x1_0000_0268
+    assert_eq!(read(&mut uut, csr::PERF_WR_BYTES_LO.addr), 0x268);
+    assert_eq!(read(&mut uut, csr::PERF_WR_BYTES_HI.addr), 1);
+}
