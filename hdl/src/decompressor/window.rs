@@ -97,8 +97,6 @@ pub struct Window<
     rp: DFF<Bits<2>>,
     occ: DFF<Bits<3>>,
     sr: DFF<Bits<7>>,
-    /// The head is a last beat whose lanes are used up (decided the cycle before).
-    exq: DFF<Bit>,
     pk: EntryPick<P, TW>,
     wj: Join<PW, PW, WW>,
     wnr: EnReg<WW>,
@@ -185,7 +183,6 @@ impl<
             rp: Default::default(),
             occ: Default::default(),
             sr: Default::default(),
-            exq: Default::default(),
             pk: Default::default(),
             wj: Default::default(),
             wnr: Default::default(),
@@ -230,8 +227,8 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, wp, rp, occ, sr, exq, s0,
-            end0, ca0, la0, cb0, lb0, v0
+            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, wp, rp, occ, sr, s0, end0,
+            ca0, la0, cb0, lb0, v0
         );
         self.wnr.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
@@ -314,10 +311,11 @@ impl<
         self.l0.next = self.qc.q0.val().get_bit(6);
         self.h0.next = self.occ.q.val() >= self.one3.val();
         self.h1.next = self.occ.q.val() >= self.two3.val();
-        self.ex0.next = self.exq.q.val() & !self.clr.val();
+        self.ex0.next =
+            self.h0.val() & self.l0.val() & (self.sr.q.val() >= self.c0.val()) & !self.clr.val();
         self.gol.next = self.h0.val()
             & (self.l0.val() | self.h1.val())
-            & !self.exq.q.val()
+            & !self.ex0.val()
             & self.adv.val()
             & !self.clr.val();
         self.pop.next = self.ex0.val() | (self.gol.val() & self.pk.pp.val());
@@ -327,16 +325,6 @@ impl<
         if self.ex0.val() {
             self.sr.d.next = self.zero7.val();
         }
-        // A block that straddles into a last beat and ends at (or past) its last lane leaves
-        // that beat used up: dropped next cycle without a block. (Any other next head has
-        // lanes left: a last head's own entries end before its count or say `pp` with
-        // `nxt` 0, for a next beat that may not be queued yet.)
-        self.exq.d.next = self.gol.val()
-            & self.pk.pp.val()
-            & !self.l0.val()
-            & self.qc.q1.val().get_bit(6)
-            & (self.pk.nxt.val() >= (self.qc.q1.val() & self.cnt7.val()))
-            & !self.clr.val();
         if self.pop.val() {
             self.rp.d.next = self.rp.q.val() + self.one2.val();
         }
