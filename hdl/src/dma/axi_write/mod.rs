@@ -47,7 +47,7 @@ use crate::port_docs::PortDocs;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::{DFF, RAM};
 
-use crate::prims::{Join, StrobeCount};
+use crate::prims::StrobeCount;
 
 /// Port documentation of the write master, in Verilog port order: the `///` comments of
 /// its port fields below, the one place its ports are documented (the emitted manifest and
@@ -149,8 +149,6 @@ macro_rules! axi_write_master {
             // --- the burst being filled: start address, beats so far; address of the next beat
             f_addr: DFF<Bits<64>>,
             f_cnt: DFF<Bits<8>>,
-            // The burst's last beat index (`cap` of its first beat, held for the others).
-            cap_q: DFF<Bits<8>>,
             next_addr: DFF<Bits<64>>,
             // --- AW register
             aw_valid: DFF<Bit>,
@@ -187,9 +185,6 @@ macro_rules! axi_write_master {
             boundary_m1: Signal<Local, Bits<8>>,
             cut: Signal<Local, Bit>,
             cap: Signal<Local, Bits<8>>,
-            idx_inv: Signal<Local, Bits<8>>,
-            full_first: Signal<Local, Bit>,
-            full: Signal<Local, Bit>,
             write: Signal<Local, Bit>,
             closes: Signal<Local, Bit>,
             pop: Signal<Local, Bit>,
@@ -204,10 +199,7 @@ macro_rules! axi_write_master {
             one16: Constant<Bits<16>>,
             zero16: Constant<Bits<16>>,
             wbm_m1: Constant<Bits<8>>,
-            wbm_one: Constant<Bit>,
-            bb12: Constant<Bits<12>>,
-            one52: Constant<Bits<52>>,
-            addr_inc: Join<12, 52, 64>,
+            bb64: Constant<Bits<64>>,
             top_beat: Constant<Bits<64>>,
             page_ones: Constant<Bits<52>>,
             beat_mask: Constant<Bits<8>>,
@@ -280,7 +272,6 @@ macro_rules! axi_write_master {
                     err: Default::default(),
                     f_addr: Default::default(),
                     f_cnt: Default::default(),
-                    cap_q: Default::default(),
                     next_addr: Default::default(),
                     aw_valid: Default::default(),
                     aw_addr: Default::default(),
@@ -310,9 +301,6 @@ macro_rules! axi_write_master {
                     boundary_m1: Default::default(),
                     cut: Default::default(),
                     cap: Default::default(),
-                    idx_inv: Default::default(),
-                    full_first: Default::default(),
-                    full: Default::default(),
                     write: Default::default(),
                     closes: Default::default(),
                     pop: Default::default(),
@@ -326,10 +314,7 @@ macro_rules! axi_write_master {
                     one16: Constant::new(1u64.into()),
                     zero16: Constant::new(0u64.into()),
                     wbm_m1: Constant::new((wr_burst_max as u64 - 1).into()),
-                    wbm_one: Constant::new(wr_burst_max == 1),
-                    bb12: Constant::new(bb.into()),
-                    one52: Constant::new(1u64.into()),
-                    addr_inc: Default::default(),
+                    bb64: Constant::new(bb.into()),
                     top_beat: Constant::new((0u64.wrapping_sub(bb)).into()),
                     page_ones: Constant::new(((1u64 << 52) - 1).into()),
                     beat_mask: Constant::new(((4096u64 >> $lg) - 1).into()),
@@ -351,7 +336,7 @@ macro_rules! axi_write_master {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, open, last_in, past_top, aborting, err, f_addr, f_cnt, cap_q, next_addr, aw_valid, aw_addr,
+                    self, clock, open, last_in, past_top, aborting, err, f_addr, f_cnt, next_addr, aw_valid, aw_addr,
                     aw_len, aw1_valid, aw1_addr, aw1_len, w_bursts, b_out, wp, wpd, rp, w_bytes_q
                 );
                 self.ram_data.write_clock.next = self.clock.val();
@@ -376,16 +361,15 @@ macro_rules! axi_write_master {
                 if self.f_cnt.q.val() == self.zero8.val() {
                     self.burst_addr.next = self.beat_addr.val();
                 }
-                // ---- where a burst opened by this beat must close (only used when it opens
-                // one, `cap_q` holds it for the beats after): WR_BURST_MAX beats, or the
+                // ---- where the burst being filled must close: WR_BURST_MAX beats, or the
                 // beat before the 4 KiB boundary (beats left in the page - 1 = the inverted
                 // beat index of its start); in the top page one beat earlier, before the top
                 // beat (a burst starting there is dropped, its cap does not matter)
                 self.boundary_m1.next =
-                    (!self.beat_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
-                self.top_page.next = self.beat_addr.val().get_bits::<52>(12) == self.page_ones.val();
+                    (!self.burst_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
+                self.top_page.next = self.burst_addr.val().get_bits::<52>(12) == self.page_ones.val();
                 if self.top_page.val() {
-                    self.boundary_m1.next = ((!self.beat_addr.val().get_bits::<8>($lg))
+                    self.boundary_m1.next = ((!self.burst_addr.val().get_bits::<8>($lg))
                         & self.beat_mask.val())
                         - self.one8.val();
                 }
@@ -412,23 +396,10 @@ macro_rules! axi_write_master {
                         self.last_in.d.next = true;
                     }
                 }
-                // The burst is full at `cap` beats - 1: for its first beat `cap` is 0 iff
-                // WR_BURST_MAX is 1 or the beat is the page's last before the boundary (in the
-                // top page the one before the top beat), and `cap` is registered for the
-                // beats after it, so the address comparisons are not on the path from a
-                // beat's address to its `closes` and from there to the AW queue.
-                self.idx_inv.next =
-                    (!self.beat_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
-                self.full_first.next = self.wbm_one.val() | (self.idx_inv.val() == self.zero8.val());
-                if self.top_page.val() {
-                    self.full_first.next = self.wbm_one.val() | (self.idx_inv.val() == self.one8.val());
-                }
-                self.full.next = self.f_cnt.q.val() == self.cap_q.q.val();
-                if self.f_cnt.q.val() == self.zero8.val() {
-                    self.full.next = self.full_first.val();
-                }
                 self.closes.next = self.write.val()
-                    & (self.wr_last.val() | self.wr_close.val() | self.full.val());
+                    & (self.wr_last.val()
+                        | self.wr_close.val()
+                        | (self.f_cnt.q.val() == self.cap.val()));
                 self.ram_data.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
                 self.ram_strb.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
                 self.ram_last.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
@@ -442,20 +413,7 @@ macro_rules! axi_write_master {
                     self.wp.d.next = self.wp.q.val() + self.one_fp.val();
                     self.f_cnt.d.next = self.f_cnt.q.val() + self.one8.val();
                     self.f_addr.d.next = self.burst_addr.val();
-                    if self.f_cnt.q.val() == self.zero8.val() {
-                        self.cap_q.d.next = self.cap.val();
-                    }
-                    self.next_addr.d.next = self.addr_inc.y.val();
-                }
-                // The address after this beat, as a carry-select: the page offset adds a
-                // beat (wrapping at the boundary), the page number increments only when the
-                // beat was the page's last (an unconditional 64-bit increment ripples through
-                // every bit in the generic flow; the selected one is a log-depth tree).
-                self.addr_inc.lo.next = self.beat_addr.val().get_bits::<12>(0) + self.bb12.val();
-                self.addr_inc.hi.next = self.beat_addr.val().get_bits::<52>(12);
-                if self.idx_inv.val() == self.zero8.val() {
-                    self.addr_inc.hi.next =
-                        self.beat_addr.val().get_bits::<52>(12) + self.one52.val();
+                    self.next_addr.d.next = self.beat_addr.val() + self.bb64.val();
                 }
                 // ---- AW: a two-entry queue (the presented entry `aw_*`, the one behind it
                 // `aw1_*`); a closing beat is only taken while `aw1` is free, so it always
