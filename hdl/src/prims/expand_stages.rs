@@ -4,6 +4,7 @@
 use rust_hdl::core::prelude::*;
 
 use super::lane_mask::lanes;
+use super::zero_scan::{join, planes};
 
 /// Where each compacted element came from: the ZVC compaction (see [`crate::steer`]) run on
 /// the zero counts themselves. Lane `i` of the block starts with its zero count `z_i`
@@ -47,20 +48,6 @@ fn steer_run(z: &mut [u32], mut v: u32, k0: usize, k1: usize) -> u32 {
         v = (v & !mv) | take;
     }
     v
-}
-
-fn planes<const W: usize>(v: Bits<W>) -> Vec<u32> {
-    (0..W / 32)
-        .map(|b| v.get_bits::<32>(32 * b).to_u32())
-        .collect()
-}
-
-fn join<const W: usize>(c: &[u32]) -> Bits<W> {
-    let mut y = Bits::<W>::default();
-    for (b, p) in c.iter().take(W / 32).enumerate() {
-        y.set_bits::<32>(32 * b, u64::from(*p).into());
-    }
-    y
 }
 
 /// Verilog wires `{s}z{k}_{b}` (planes) and `{s}v{k}` before stage `k` of the count

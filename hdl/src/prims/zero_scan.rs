@@ -50,13 +50,15 @@ fn steps(mut c: Vec<u32>, k0: usize, k1: usize) -> Vec<u32> {
     c
 }
 
-fn planes<const W: usize>(v: Bits<W>) -> Vec<u32> {
+/// The 32-bit planes of a bit-sliced vector (plane `b` is bits `[32b +: 32]`).
+pub(super) fn planes<const W: usize>(v: Bits<W>) -> Vec<u32> {
     (0..W / 32)
         .map(|b| v.get_bits::<32>(32 * b).to_u32())
         .collect()
 }
 
-fn join<const W: usize>(c: &[u32]) -> Bits<W> {
+/// Planes back into a bit-sliced vector (planes past `W / 32` are dropped).
+pub(super) fn join<const W: usize>(c: &[u32]) -> Bits<W> {
     let mut y = Bits::<W>::default();
     for (b, p) in c.iter().take(W / 32).enumerate() {
         y.set_bits::<32>(32 * b, u64::from(*p).into());
