@@ -108,6 +108,8 @@ pub struct Window<
     lb0: DFF<Bit>,
     v0: DFF<Bit>,
     en: Signal<Local, Bit>,
+    /// The held stage takes the beat of stage 2 this cycle.
+    hload: Signal<Local, Bit>,
     wr: Signal<Local, Bit>,
     ex0: Signal<Local, Bit>,
     pop: Signal<Local, Bit>,
@@ -194,6 +196,7 @@ impl<
             lb0: Default::default(),
             v0: Default::default(),
             en: Default::default(),
+            hload: Default::default(),
             wr: Default::default(),
             ex0: Default::default(),
             pop: Default::default(),
@@ -270,11 +273,14 @@ impl<
         self.tb.sm_q.next = self.sm.q.val();
         self.xh.d.next = self.xt2.q.val();
         self.rawh.d.next = self.tb.raw.val();
-        self.xh.en.next = self.en.val() & (self.vt2.q.val() | !self.vh.q.val() | self.lh.q.val());
-        self.rawh.en.next = self.en.val() & (self.vt2.q.val() | !self.vh.q.val() | self.lh.q.val());
+        // The held stage loads when its beat leaves (next beat here, or a last beat) or it is
+        // empty.
+        self.hload.next = self.en.val() & (self.vt2.q.val() | !self.vh.q.val() | self.lh.q.val());
+        self.xh.en.next = self.hload.val();
+        self.rawh.en.next = self.hload.val();
         self.xh.clr.next = false;
         self.rawh.clr.next = false;
-        if self.en.val() & (self.vt2.q.val() | !self.vh.q.val() | self.lh.q.val()) {
+        if self.hload.val() {
             self.ch.d.next = self.ct2.q.val();
             self.lh.d.next = self.lt2.q.val();
             self.vh.d.next = self.vt2.q.val();
