@@ -18,15 +18,20 @@ pub const ENTRY: usize = 16;
 /// * section 2 (`bp_q` → `sm`, `pre`): per entry the popcount of its mask bytes in this beat
 ///   (8 bits each), and the popcounts of the beat's first `t·E/8` bytes for `t = 1..M`
 ///   (`pre`, 8 bits each, zero above);
-/// * section 3 (`sm_q` → `raw`): per entry `e = j + M + sm` (7 bits), `e - P` (7 bits, mod
-///   128) and `e ≥ P` (bit 14);
-/// * section 4 (`raw_h`, the beat's count `c` and last flag `l`, the next beat's `pre_n` →
-///   `tab`): per entry its end (bits 0..7), the next block's lane `nxt` (bits 7..14) and
-///   `pp` (bit 14: the next block starts in a later beat). In a beat that is not the last,
-///   `pp = end ≥ P` and `nxt = end mod P`; in the last beat (`c` lanes) `pp = end ≥ c` and
-///   `nxt = 0` when `pp` (the next tensor starts on a fresh beat). A straddling entry always
-///   has `pp` (its end is past lane `P`); in a last beat it cannot complete, and its end
-///   (`> c`) marks the block truncated.
+/// * section 3 (`sm_q`, the beat's count `c3` → `raw`): per entry `e = j + M + sm` (7 bits),
+///   `e - P` (7 bits, mod 128), `e ≥ P` (bit 14) and `e ≥ c3` (bit 15);
+/// * section 4 (`raw_h`, the beat's last flag `l`, the next beat's `pre_n` → `tab`): per
+///   entry its end (bits 0..7), the next block's lane `nxt` (bits 7..14) and `pp` (bit 14:
+///   the next block starts in a later beat). In a beat that is not the last, `pp = end ≥ P`
+///   and `nxt = end mod P`; in the last beat (`c` lanes) `pp = end ≥ c` and `nxt = 0` when
+///   `pp` (the next tensor starts on a fresh beat). A straddling entry always has `pp` (its
+///   end is past lane `P`); in a last beat it cannot complete, and its end (`> c`) marks the
+///   block truncated;
+/// * section 5 (the previous beat's registered `tab`, `tq`, and this beat's section 4 →
+///   `tabn`): `tq` with bit 15 `nn`, "the next block is the last to start in its beat": the
+///   `pp` of the entry `nxt` points to, in `tq`'s own table if not `pp`, else in this beat's
+///   (meaningless for the `pp` entries of a tensor's last beat, whose successor is another
+///   tensor's lane 0). With it the loop knows one block ahead when it will drop a beat.
 #[derive(LogicBlock, Default)]
 pub struct BeatTable<
     const P: usize,
@@ -48,18 +53,22 @@ pub struct BeatTable<
     pub pre: Signal<Out, Bits<24>>,
     /// Section 3: a registered `sm`.
     pub sm_q: Signal<In, Bits<SW>>,
-    /// Section 3: per entry `e`, `e - P`, `e ≥ P`.
+    /// Section 3: the beat's valid lanes (P unless it is the last).
+    pub c3: Signal<In, Bits<7>>,
+    /// Section 3: per entry `e`, `e - P`, `e ≥ P`, `e ≥ c3`.
     pub raw: Signal<Out, Bits<TW>>,
     /// Section 4: a registered `raw`.
     pub raw_h: Signal<In, Bits<TW>>,
-    /// Section 4: the beat's valid lanes (P unless it is the last).
-    pub c: Signal<In, Bits<7>>,
     /// Section 4: the beat is the tensor's last.
     pub l: Signal<In, Bit>,
     /// Section 4: the next beat's `pre` (ignored when `l`).
     pub pre_n: Signal<In, Bits<24>>,
     /// Section 4: per entry its end, `nxt` and `pp`.
     pub tab: Signal<Out, Bits<TW>>,
+    /// Section 5: the previous beat's `tab`, registered.
+    pub tq: Signal<In, Bits<TW>>,
+    /// Section 5: `tq` with `nn` in each entry's bit 15.
+    pub tabn: Signal<Out, Bits<TW>>,
 }
 
 const M7: u64 = 0x7F;
@@ -123,22 +132,29 @@ impl<
         }
         self.pre.next = pre.into();
         // Section 3.
+        let c3 = self.c3.val().to_u64();
         let mut raw = Bits::<TW>::default();
         for j in 0..P {
             let s = self.sm_q.val().get_bits::<8>(8 * j).to_u64();
             let e = (s + (j + m) as u64) & M7;
             let sub = (s + (j + m) as u64).wrapping_sub(P as u64) & M7;
             let ge = u64::from(s + (j + m) as u64 >= P as u64);
-            raw.set_bits::<16>(ENTRY * j, (e | sub << 7 | ge << 14).into());
+            let gec = u64::from(s + (j + m) as u64 >= c3);
+            raw.set_bits::<16>(ENTRY * j, (e | sub << 7 | ge << 14 | gec << 15).into());
         }
         self.raw.next = raw;
         // Section 4.
-        let (c, l) = (self.c.val().to_u64(), self.l.val());
+        let l = self.l.val();
         let pre_n = self.pre_n.val().to_u64();
         let mut tab = Bits::<TW>::default();
         for j in 0..P {
             let r = self.raw_h.val().get_bits::<16>(ENTRY * j).to_u64();
-            let (e, sub, ge) = (field(r, 0, 7), field(r, 7, 7), field(r, 14, 1) == 1);
+            let (e, sub, ge, gec) = (
+                field(r, 0, 7),
+                field(r, 7, 7),
+                field(r, 14, 1) == 1,
+                field(r, 15, 1) == 1,
+            );
             let (end, nxt, pp) = if Self::straddles(j) {
                 let add = if l {
                     0
@@ -148,7 +164,7 @@ impl<
                 let nxt = if l { 0 } else { (sub + add) & M7 };
                 ((e + add) & M7, nxt, true)
             } else {
-                let pp = if l { e >= c } else { ge };
+                let pp = if l { gec } else { ge };
                 let nxt = match (pp, l) {
                     (false, _) => e,
                     (true, true) => 0,
@@ -159,6 +175,22 @@ impl<
             tab.set_bits::<16>(ENTRY * j, (end | nxt << 7 | u64::from(pp) << 14).into());
         }
         self.tab.next = tab;
+        // Section 5.
+        let pp_of = |t: Bits<TW>, i: usize| i < P && t.get_bit(ENTRY * i + 14);
+        let tq = self.tq.val();
+        let mut tabn = Bits::<TW>::default();
+        for j in 0..P {
+            let r = tq.get_bits::<16>(ENTRY * j).to_u64();
+            let nxt = field(r, 7, 7) as usize;
+            let nn = if field(r, 14, 1) == 1 {
+                pp_of(tab, nxt)
+            } else {
+                pp_of(tq, nxt)
+            };
+            let v = (r & 0x7FFF) | u64::from(nn) << 15;
+            tabn.set_bits::<16>(ENTRY * j, v.into());
+        }
+        self.tabn.next = tabn;
     }
     fn connect(&mut self) {
         assert_eq!(P * E, PW, "BeatTable: PW must be P*E");
@@ -171,6 +203,7 @@ impl<
         self.pre.connect();
         self.raw.connect();
         self.tab.connect();
+        self.tabn.connect();
     }
     fn hdl(&self) -> Verilog {
         let m = Self::M;
@@ -225,7 +258,8 @@ impl<
                 format!("(sm_q[{}:{}] >= 8'd{lim})", 8 * j + 7, 8 * j)
             };
             v.push_str(&format!(
-                "wire [15:0] raw{j} = {{1'b0, {ge}, {s} + 7'd{sub}, {s} + 7'd{}}};\n",
+                "wire [6:0] e{j} = {s} + 7'd{};\n\
+                 wire [15:0] raw{j} = {{(e{j} >= c3), {ge}, {s} + 7'd{sub}, e{j}}};\n",
                 j + m
             ));
         }
@@ -233,25 +267,44 @@ impl<
         v.push_str(&format!("always @(*) raw = {{{}}};\n", cat(names)));
         // Section 4.
         for j in 0..P {
-            let (e, sub, ge) = (
+            let (e, sub, ge, gec) = (
                 format!("raw_h[{}:{}]", 16 * j + 6, 16 * j),
                 format!("raw_h[{}:{}]", 16 * j + 13, 16 * j + 7),
                 format!("raw_h[{}]", 16 * j + 14),
+                format!("raw_h[{}]", 16 * j + 15),
             );
             let entry = if Self::straddles(j) {
                 let lo = 8 * (j + m - P - 1);
                 let add = format!("pre_n[{}:{}]", lo + 6, lo);
                 format!("{{1'b0, 1'b1, (l ? 7'd0 : {sub} + {add}), (l ? {e} : {e} + {add})}}")
             } else {
-                let pp = format!("(l ? ({e} >= c) : {ge})");
+                let pp = format!("(l ? {gec} : {ge})");
                 format!("{{1'b0, {pp}, ({pp} ? (l ? 7'd0 : {sub}) : {e}), {e}}}")
             };
             v.push_str(&format!("wire [15:0] tab{j} = {entry};\n"));
         }
         let names = (0..P).map(|j| format!("tab{j}")).collect();
         v.push_str(&format!("always @(*) tab = {{{}}};\n", cat(names)));
-        // Bits no entry reads (the fields' spare top bits, `pre_n` where no entry straddles).
-        v.push_str("wire unused_bits = &{1'b0, sm_q, raw_h, pre_n};\n");
+        // Section 5: each entry's `pp` vector, padded so that any `nxt` selects in range.
+        let ppv = |name: &str| {
+            let bits: Vec<String> = (0..P).map(|j| format!("{name}[{}]", 16 * j + 14)).collect();
+            format!("{{{}'d0, {}}}", 128 - P, cat(bits))
+        };
+        v.push_str(&format!("wire [127:0] ppo = {};\n", ppv("tq")));
+        v.push_str(&format!("wire [127:0] ppn = {};\n", ppv("tab")));
+        for j in 0..P {
+            let (lo, nx) = (16 * j, format!("tq[{}:{}]", 16 * j + 13, 16 * j + 7));
+            v.push_str(&format!(
+                "wire [15:0] tabn{j} = {{(tq[{}] ? ppn[{nx}] : ppo[{nx}]), tq[{}:{lo}]}};\n",
+                lo + 14,
+                lo + 14
+            ));
+        }
+        let names = (0..P).map(|j| format!("tabn{j}")).collect();
+        v.push_str(&format!("always @(*) tabn = {{{}}};\n", cat(names)));
+        // Bits no entry reads (the fields' spare top bits, `pre_n` where no entry straddles,
+        // `tq`'s empty bit 15).
+        v.push_str("wire unused_bits = &{1'b0, sm_q, raw_h, pre_n, tq};\n");
         Verilog::Custom(v)
     }
 }

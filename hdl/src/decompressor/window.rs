@@ -6,7 +6,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use super::lanes::EntryPick;
+use super::lanes::{EntryPick, HeadPick, HeadSel};
 use super::table::BeatTable;
 use crate::prims::{EnReg, Join, Ring4};
 
@@ -16,18 +16,23 @@ use crate::prims::{EnReg, Join, Ring4};
 /// 3. *held beat* `H`: per start lane `j + M + popcount` and derived values. A beat waits
 ///    here until the next beat arrives (unless it is a tensor's last), because a block
 ///    starting in its last `M - 1` lanes has mask lanes in the next beat;
-/// 4. the *beat queue*: 4 entries (beat, count, last flag, block-end table completed with the
-///    next beat's prefix popcounts).
+/// 4. *Q*: the completed table, to which the beat now in `H` adds each entry's `nn` (the
+///    next block is the last to start in its beat: section 5);
+/// 5. the *beat queue*: 4 entries (beat, count, last flag, table).
 ///
-/// The *loop*: the queue's read pointer and the block's start lane `s` select an entry of
-/// the head beat's table. A block goes into *X0* (the block pipeline's first registers,
-/// here so that no output of this block is combinational) when a beat is queued, the next
-/// beat is queued too (or the head is a last beat), and the block
-/// pipeline moves (`adv`); then `s` takes the entry's `nxt`, and when the entry's `pp` says
-/// the next block starts in a later beat, the head is dropped. A last beat whose lanes are
-/// used up (the previous block straddled into it) is dropped without a block. So the loop
-/// is a 7-bit multiplexer and a few gates; truncated blocks still go (their end says so,
-/// checked by the parent on X0), and the loop moves on as if they were whole.
+/// The *loop*: `s`, the block's start lane in the head beat, selects an entry of `ht`, a
+/// copy of the head beat's table (`nxt` and `nn` per entry), and `lst` says that block is
+/// the last to start in the head beat (it was the previous entry's `nn`). A block goes into
+/// *X0* (the block pipeline's first registers, here so that no output of this block is
+/// combinational) when the head's copy is loaded, the next beat is queued too (or the head
+/// is a last beat), and the block pipeline moves (`adv`); then `s` takes the entry's `nxt`
+/// and `lst` its `nn`, and with `lst` the head is dropped and the copy reloaded from the
+/// queue. A last beat whose lanes are used up (the previous block straddled into it) is
+/// dropped without a block; after a last beat the next tensor starts at lane 0 with `lst`
+/// from its entry 0. So the loop is `s` → a 7-bit multiplexer of `P` entries → `s`, and the
+/// decision to drop a beat (which reloads the copy) comes from registers only; truncated
+/// blocks still go (their end says so, checked by the parent on X0), and the loop moves on
+/// as if they were whole.
 #[derive(LogicBlock)]
 pub struct Window<
     const P: usize,
@@ -89,6 +94,11 @@ pub struct Window<
     ch: DFF<Bits<7>>,
     lh: DFF<Bit>,
     vh: DFF<Bit>,
+    xq: EnReg<PW>,
+    tq: EnReg<TW>,
+    /// Stage Q's count with the last flag in bit 6.
+    cq: DFF<Bits<7>>,
+    vq: DFF<Bit>,
     /// Queue entries: lanes, table, count with the last flag in bit 6.
     qd: Ring4<PW>,
     qt: Ring4<TW>,
@@ -97,6 +107,16 @@ pub struct Window<
     rp: DFF<Bits<2>>,
     occ: DFF<Bits<3>>,
     sr: DFF<Bits<7>>,
+    /// The block at `s` is the last to start in the head beat.
+    lst: DFF<Bit>,
+    /// `ht`, `c0r`, `l0r` hold the head beat's.
+    hv: DFF<Bit>,
+    hs: HeadSel<P, TW, SW>,
+    ht: EnReg<SW>,
+    hp: HeadPick<P, SW>,
+    /// The head beat's valid lanes and last flag.
+    c0r: DFF<Bits<7>>,
+    l0r: DFF<Bit>,
     pk: EntryPick<P, TW>,
     wj: Join<PW, PW, WW>,
     wnr: EnReg<WW>,
@@ -110,14 +130,21 @@ pub struct Window<
     en: Signal<Local, Bit>,
     /// The held stage takes the beat of stage 2 this cycle.
     hload: Signal<Local, Bit>,
+    /// The held beat goes to stage Q this cycle.
+    hgo: Signal<Local, Bit>,
+    /// Stage Q's beat is written to the queue this cycle.
     wr: Signal<Local, Bit>,
+    /// The head is a last beat with its lanes used up: dropped without a block.
     ex0: Signal<Local, Bit>,
+    /// The head beat is dropped this cycle.
     pop: Signal<Local, Bit>,
+    /// A last beat is dropped: the next block is a fresh tensor's first, at lane 0.
+    lpop: Signal<Local, Bit>,
+    /// The head's copy (`ht`, `c0r`, `l0r`) loads this cycle.
+    hen: Signal<Local, Bit>,
     /// A block goes this cycle.
     gol: Signal<Local, Bit>,
-    /// The head beat: valid lanes, a tensor's last; the next beat is queued.
-    c0: Signal<Local, Bits<7>>,
-    l0: Signal<Local, Bit>,
+    /// One beat is queued; two are.
     h0: Signal<Local, Bit>,
     h1: Signal<Local, Bit>,
     /// 0x40: the last flag in a queued count.
@@ -178,6 +205,10 @@ impl<
             ch: Default::default(),
             lh: Default::default(),
             vh: Default::default(),
+            xq: Default::default(),
+            tq: Default::default(),
+            cq: Default::default(),
+            vq: Default::default(),
             qd: Default::default(),
             qt: Default::default(),
             qc: Default::default(),
@@ -185,6 +216,13 @@ impl<
             rp: Default::default(),
             occ: Default::default(),
             sr: Default::default(),
+            lst: Default::default(),
+            hv: Default::default(),
+            hs: Default::default(),
+            ht: Default::default(),
+            hp: Default::default(),
+            c0r: Default::default(),
+            l0r: Default::default(),
             pk: Default::default(),
             wj: Default::default(),
             wnr: Default::default(),
@@ -197,12 +235,13 @@ impl<
             v0: Default::default(),
             en: Default::default(),
             hload: Default::default(),
+            hgo: Default::default(),
             wr: Default::default(),
             ex0: Default::default(),
             pop: Default::default(),
+            lpop: Default::default(),
+            hen: Default::default(),
             gol: Default::default(),
-            c0: Default::default(),
-            l0: Default::default(),
             h0: Default::default(),
             h1: Default::default(),
             last7: Constant::new(0x40.into()),
@@ -230,8 +269,8 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, wp, rp, occ, sr, s0, end0,
-            ca0, la0, cb0, lb0, v0
+            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, cq, vq, wp, rp, occ, sr,
+            lst, hv, c0r, l0r, s0, end0, ca0, la0, cb0, lb0, v0
         );
         self.wnr.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
@@ -240,6 +279,9 @@ impl<
         self.sm.clock.next = self.clock.val();
         self.xh.clock.next = self.clock.val();
         self.rawh.clock.next = self.clock.val();
+        self.xq.clock.next = self.clock.val();
+        self.tq.clock.next = self.clock.val();
+        self.ht.clock.next = self.clock.val();
         self.qd.clock.next = self.clock.val();
         self.qt.clock.next = self.clock.val();
         self.qc.clock.next = self.clock.val();
@@ -269,8 +311,9 @@ impl<
             self.lt2.d.next = self.lt1.q.val();
             self.vt2.d.next = self.vt1.q.val();
         }
-        // ---- stage 3: the held beat, written to the queue once the next one is here
+        // ---- stage 3: the held beat, on to stage Q once the next one is here
         self.tb.sm_q.next = self.sm.q.val();
+        self.tb.c3.next = self.ct2.q.val();
         self.xh.d.next = self.xt2.q.val();
         self.rawh.d.next = self.tb.raw.val();
         // The held stage loads when its beat leaves (next beat here, or a last beat) or it is
@@ -285,17 +328,31 @@ impl<
             self.lh.d.next = self.lt2.q.val();
             self.vh.d.next = self.vt2.q.val();
         }
-        self.wr.next = self.en.val() & self.vh.q.val() & (self.lh.q.val() | self.vt2.q.val());
+        self.hgo.next = self.en.val() & self.vh.q.val() & (self.lh.q.val() | self.vt2.q.val());
         self.tb.raw_h.next = self.rawh.q.val();
-        self.tb.c.next = self.ch.q.val();
         self.tb.l.next = self.lh.q.val();
         self.tb.pre_n.next = self.pre.q.val();
-        self.qd.wd.next = self.xh.q.val();
-        self.qt.wd.next = self.tb.tab.val();
-        self.qc.wd.next = self.ch.q.val();
-        if self.lh.q.val() {
-            self.qc.wd.next = self.ch.q.val() | self.last7.val();
+        // ---- stage Q: the table completed with `nn` from the beat behind it, then queued
+        self.xq.d.next = self.xh.q.val();
+        self.tq.d.next = self.tb.tab.val();
+        self.xq.en.next = self.hgo.val();
+        self.tq.en.next = self.hgo.val();
+        self.xq.clr.next = false;
+        self.tq.clr.next = false;
+        if self.hgo.val() {
+            self.cq.d.next = self.ch.q.val();
+            if self.lh.q.val() {
+                self.cq.d.next = self.ch.q.val() | self.last7.val();
+            }
         }
+        if self.en.val() {
+            self.vq.d.next = self.hgo.val();
+        }
+        self.tb.tq.next = self.tq.q.val();
+        self.wr.next = self.en.val() & self.vq.q.val();
+        self.qd.wd.next = self.xq.q.val();
+        self.qt.wd.next = self.tb.tabn.val();
+        self.qc.wd.next = self.cq.q.val();
         self.qd.we.next = self.wr.val();
         self.qt.we.next = self.wr.val();
         self.qc.we.next = self.wr.val();
@@ -309,24 +366,46 @@ impl<
         self.qd.ra.next = self.rp.q.val();
         self.qt.ra.next = self.rp.q.val();
         self.qc.ra.next = self.rp.q.val();
-        // The head beat's table straight from the queue: the loop is `rp`, `s` → a
-        // multiplexer → the next `rp`, `s`, with no wide register depending on it.
-        self.pk.t.next = self.qt.q0.val();
-        self.pk.s.next = self.sr.q.val();
-        self.c0.next = self.qc.q0.val() & self.cnt7.val();
-        self.l0.next = self.qc.q0.val().get_bit(6);
+        self.hp.t.next = self.ht.q.val();
+        self.hp.s.next = self.sr.q.val();
         self.h0.next = self.occ.q.val() >= self.one3.val();
         self.h1.next = self.occ.q.val() >= self.two3.val();
-        self.ex0.next =
-            self.h0.val() & self.l0.val() & (self.sr.q.val() >= self.c0.val()) & !self.clr.val();
-        self.gol.next = self.h0.val()
-            & (self.l0.val() | self.h1.val())
+        self.ex0.next = self.hv.q.val()
+            & self.l0r.q.val()
+            & (self.sr.q.val() >= self.c0r.q.val())
+            & !self.clr.val();
+        self.gol.next = self.hv.q.val()
+            & (self.l0r.q.val() | self.h1.val())
             & !self.ex0.val()
             & self.adv.val()
             & !self.clr.val();
-        self.pop.next = self.ex0.val() | (self.gol.val() & self.pk.pp.val());
+        self.pop.next = self.ex0.val() | (self.gol.val() & self.lst.q.val());
+        self.lpop.next = self.ex0.val() | (self.gol.val() & self.lst.q.val() & self.l0r.q.val());
+        // The copy loads from the entry after the head when the head is dropped, from the
+        // head itself when it holds none (then `s` is 0).
+        self.hen.next = self.pop.val() | !self.hv.q.val();
+        self.hs.t0.next = self.qt.q0.val();
+        self.hs.t1.next = self.qt.q1.val();
+        self.hs.sel1.next = self.hv.q.val();
+        self.ht.d.next = self.hs.ht.val();
+        self.ht.en.next = self.hen.val();
+        self.ht.clr.next = false;
+        if self.hen.val() {
+            self.c0r.d.next = self.qc.q0.val() & self.cnt7.val();
+            self.l0r.d.next = self.qc.q0.val().get_bit(6);
+            self.hv.d.next = self.h0.val();
+            if self.hv.q.val() {
+                self.c0r.d.next = self.qc.q1.val() & self.cnt7.val();
+                self.l0r.d.next = self.qc.q1.val().get_bit(6);
+                self.hv.d.next = self.h1.val();
+            }
+        }
         if self.gol.val() {
-            self.sr.d.next = self.pk.nxt.val();
+            self.sr.d.next = self.hp.nxt.val();
+            self.lst.d.next = self.hp.nn.val();
+        }
+        if self.lpop.val() | !self.hv.q.val() {
+            self.lst.d.next = self.hs.pp0.val();
         }
         if self.ex0.val() {
             self.sr.d.next = self.zero7.val();
@@ -344,12 +423,17 @@ impl<
             self.vt1.d.next = false;
             self.vt2.d.next = false;
             self.vh.d.next = false;
+            self.vq.d.next = false;
+            self.hv.d.next = false;
+            self.lst.d.next = false;
             self.wp.d.next = self.zero2.val();
             self.rp.d.next = self.zero2.val();
             self.occ.d.next = self.zero3.val();
             self.sr.d.next = self.zero7.val();
         }
         // ---- X0: the block that goes, with its two beats
+        self.pk.t.next = self.qt.q0.val();
+        self.pk.s.next = self.sr.q.val();
         self.wj.lo.next = self.qd.q0.val();
         self.wj.hi.next = self.qd.q1.val();
         self.wnr.d.next = self.wj.y.val();
@@ -358,8 +442,8 @@ impl<
         if self.adv.val() {
             self.s0.d.next = self.sr.q.val();
             self.end0.d.next = self.pk.end_lane.val();
-            self.ca0.d.next = self.c0.val();
-            self.la0.d.next = self.l0.val();
+            self.ca0.d.next = self.c0r.q.val();
+            self.la0.d.next = self.l0r.q.val();
             self.cb0.d.next = self.qc.q1.val() & self.cnt7.val();
             self.lb0.d.next = self.qc.q1.val().get_bit(6);
             self.v0.d.next = self.gol.val() & !self.kill.val();
