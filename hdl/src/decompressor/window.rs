@@ -65,16 +65,11 @@ pub struct Window<
     pub wn: Signal<Out, Bits<WW>>,
     /// X0: the block's first lane in the head beat.
     pub s: Signal<Out, Bits<7>>,
-    /// X0: its end lane (from the head beat's lane 0; past `ca`/`P + cb` means truncated).
+    /// X0: its end lane (from the head beat's lane 0; past `lim` means truncated).
     pub end_lane: Signal<Out, Bits<7>>,
-    /// X0: head beat's valid lanes.
-    pub ca: Signal<Out, Bits<7>>,
-    /// X0: head beat is a tensor's last.
-    pub la: Signal<Out, Bit>,
-    /// X0: next beat's valid lanes.
-    pub cb: Signal<Out, Bits<7>>,
-    /// X0: next beat is a tensor's last.
-    pub lb: Signal<Out, Bit>,
+    /// X0: the tensor's end lane (from the head beat's lane 0) if it is in one of the two
+    /// beats, else 127: a block ending past it is truncated, one ending on it is the last.
+    pub lim: Signal<Out, Bits<7>>,
     /// X0 holds a block.
     pub v: Signal<Out, Bit>,
     tb: BeatTable<P, E, PW, BPW, SW, TW>,
@@ -122,10 +117,7 @@ pub struct Window<
     wnr: EnReg<WW>,
     s0: DFF<Bits<7>>,
     end0: DFF<Bits<7>>,
-    ca0: DFF<Bits<7>>,
-    la0: DFF<Bit>,
-    cb0: DFF<Bits<7>>,
-    lb0: DFF<Bit>,
+    lim0: DFF<Bits<7>>,
     v0: DFF<Bit>,
     en: Signal<Local, Bit>,
     /// The held stage takes the beat of stage 2 this cycle.
@@ -152,6 +144,10 @@ pub struct Window<
     /// 0x3F: the count in a queued count.
     cnt7: Constant<Bits<7>>,
     zero7: Constant<Bits<7>>,
+    /// `P` lanes.
+    p7: Constant<Bits<7>>,
+    /// 127: no tensor end in the block's two beats.
+    none7: Constant<Bits<7>>,
     one2: Constant<Bits<2>>,
     zero2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
@@ -184,10 +180,7 @@ impl<
             v: Default::default(),
             s: Default::default(),
             end_lane: Default::default(),
-            ca: Default::default(),
-            la: Default::default(),
-            cb: Default::default(),
-            lb: Default::default(),
+            lim: Default::default(),
             tb: Default::default(),
             xt1: Default::default(),
             bp: Default::default(),
@@ -228,10 +221,7 @@ impl<
             wnr: Default::default(),
             s0: Default::default(),
             end0: Default::default(),
-            ca0: Default::default(),
-            la0: Default::default(),
-            cb0: Default::default(),
-            lb0: Default::default(),
+            lim0: Default::default(),
             v0: Default::default(),
             en: Default::default(),
             hload: Default::default(),
@@ -247,6 +237,8 @@ impl<
             last7: Constant::new(0x40.into()),
             cnt7: Constant::new(0x3F.into()),
             zero7: Constant::new(0.into()),
+            p7: Constant::new((P as u64).into()),
+            none7: Constant::new(127.into()),
             one2: Constant::new(1.into()),
             zero2: Constant::new(0.into()),
             one3: Constant::new(1.into()),
@@ -270,7 +262,7 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, cq, vq, wp, rp, occ, sr,
-            lst, hv, c0r, l0r, s0, end0, ca0, la0, cb0, lb0, v0
+            lst, hv, c0r, l0r, s0, end0, lim0, v0
         );
         self.wnr.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
@@ -442,19 +434,21 @@ impl<
         if self.adv.val() {
             self.s0.d.next = self.sr.q.val();
             self.end0.d.next = self.pk.end_lane.val();
-            self.ca0.d.next = self.c0r.q.val();
-            self.la0.d.next = self.l0r.q.val();
-            self.cb0.d.next = self.qc.q1.val() & self.cnt7.val();
-            self.lb0.d.next = self.qc.q1.val().get_bit(6);
+            // The sum and the choice here, not after X0: the parent's compares of `lim`
+            // with the block's end decide `error` and X0's next block in one cycle.
+            self.lim0.d.next = self.none7.val();
+            if self.qc.q1.val().get_bit(6) {
+                self.lim0.d.next = self.p7.val() + (self.qc.q1.val() & self.cnt7.val());
+            }
+            if self.l0r.q.val() {
+                self.lim0.d.next = self.c0r.q.val();
+            }
             self.v0.d.next = self.gol.val() & !self.kill.val();
         }
         self.wn.next = self.wnr.q.val();
         self.s.next = self.s0.q.val();
         self.end_lane.next = self.end0.q.val();
-        self.ca.next = self.ca0.q.val();
-        self.la.next = self.la0.q.val();
-        self.cb.next = self.cb0.q.val();
-        self.lb.next = self.lb0.q.val();
+        self.lim.next = self.lim0.q.val();
         self.v.next = self.v0.q.val();
     }
 }
