@@ -1,8 +1,7 @@
 //! The decompressor's lane selections: [`LaneShift`] (the repacker's beat placement),
-//! [`EntryPick`] (a block's end), [`HeadSel`] and [`HeadPick`] (the block-to-block loop's
-//! table and its lookup) and [`BlockExtract`] (a block out of two beats). Each is a
-//! multiplexer by a small register, written as Verilog `case`s or one shift so that
-//! synthesis sees a plain multiplexer tree.
+//! [`HeadPick`] (the block-to-block loop's table lookup) and [`BlockExtract`] (a block out
+//! of two beats). Each is a multiplexer by a small register, written as Verilog `case`s or
+//! one shift so that synthesis sees a plain multiplexer tree.
 
 use rust_hdl::core::prelude::*;
 
@@ -50,129 +49,58 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for LaneShift<P, E, 
     }
 }
 
-/// Entry `s`'s end in a [`super::table::BeatTable`] table: the lane the block starting at
-/// `s` ends at (for the block pipeline's truncation and last-block checks).
+/// Entry `s` of the loop's copy of the head beat's finished table
+/// ([`super::finish::EntryFinish`]): the next block's lane `nxt` and `nn`, and the block's
+/// `tr` (truncated) and `fin` (the tensor's last).
 #[derive(LogicBlock, Default)]
-pub struct EntryPick<const P: usize, const TW: usize> {
-    /// The beat's table.
+pub struct HeadPick<const P: usize, const TW: usize> {
+    /// The head beat's finished table.
     pub t: Signal<In, Bits<TW>>,
-    /// The block's first lane (`< P`; `≥ P` reads entry 0).
-    pub s: Signal<In, Bits<7>>,
-    /// Entry `s`'s end.
-    pub end_lane: Signal<Out, Bits<7>>,
-}
-
-impl<const P: usize, const TW: usize> Logic for EntryPick<P, TW> {
-    fn update(&mut self) {
-        let s = self.s.val().to_u64() as usize;
-        let j = if s < P { s } else { 0 };
-        self.end_lane.next = self.t.val().get_bits::<7>(ENTRY * j);
-    }
-    fn connect(&mut self) {
-        assert_eq!(ENTRY * P, TW, "EntryPick: TW must be 16P");
-        self.end_lane.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let mut v = String::from("always @(*) begin\n   case (s)\n");
-        for j in 1..P {
-            v.push_str(&format!(
-                "      7'd{j}: end_lane = t[{}:{}];\n",
-                16 * j + 6,
-                16 * j
-            ));
-        }
-        v.push_str("      default: end_lane = t[6:0];\n   endcase\nend\n");
-        // Only the end fields are read here.
-        v.push_str("wire unused_t = &{1'b0, t};\n");
-        Verilog::Custom(v)
-    }
-}
-
-/// The loop's copy of the head beat's table ([`HeadPick`]'s `t`), taken from one of the
-/// beat queue's two read ports: per entry its `nxt` and `nn` (bits `[8j +: 8]`: `nxt` in
-/// 0..7, `nn` in 7), and entry 0's `pp` (where a fresh tensor's first block starts).
-#[derive(LogicBlock, Default)]
-pub struct HeadSel<const P: usize, const TW: usize, const SW: usize> {
-    /// The queue's head entry's table.
-    pub t0: Signal<In, Bits<TW>>,
-    /// The entry after it.
-    pub t1: Signal<In, Bits<TW>>,
-    /// Take `t1` (else `t0`).
-    pub sel1: Signal<In, Bit>,
-    /// Per entry `{nn, nxt}` of the chosen table.
-    pub ht: Signal<Out, Bits<SW>>,
-    /// Entry 0's `pp` of the chosen table.
-    pub pp0: Signal<Out, Bit>,
-}
-
-impl<const P: usize, const TW: usize, const SW: usize> Logic for HeadSel<P, TW, SW> {
-    fn update(&mut self) {
-        let t = if self.sel1.val() {
-            self.t1.val()
-        } else {
-            self.t0.val()
-        };
-        let mut ht = Bits::<SW>::default();
-        for j in 0..P {
-            let e = t.get_bits::<16>(ENTRY * j).to_u64();
-            ht.set_bits::<8>(8 * j, ((e >> 7 & 0x7F) | (e >> 15 & 1) << 7).into());
-        }
-        self.ht.next = ht;
-        self.pp0.next = t.get_bit(14);
-    }
-    fn connect(&mut self) {
-        assert_eq!(ENTRY * P, TW, "HeadSel: TW must be 16P");
-        assert_eq!(8 * P, SW, "HeadSel: SW must be 8P");
-        self.ht.connect();
-        self.pp0.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let mut v = format!("wire [{}:0] t = sel1 ? t1 : t0;\n", TW - 1);
-        let mut fields: Vec<String> = (0..P)
-            .map(|j| format!("t[{}], t[{}:{}]", 16 * j + 15, 16 * j + 13, 16 * j + 7))
-            .collect();
-        fields.reverse();
-        v.push_str(&format!("always @(*) ht = {{{}}};\n", fields.join(", ")));
-        v.push_str("always @(*) pp0 = t[14];\n");
-        // The ends and most `pp` bits stay in the queue.
-        v.push_str("wire unused_t = &{1'b0, t};\n");
-        Verilog::Custom(v)
-    }
-}
-
-/// Entry `s` of the loop's head table ([`HeadSel`]): the next block's lane `nxt` and `nn`.
-#[derive(LogicBlock, Default)]
-pub struct HeadPick<const P: usize, const SW: usize> {
-    /// The head table, `{nn, nxt}` per entry.
-    pub t: Signal<In, Bits<SW>>,
     /// The block's first lane (`< P`; `≥ P` reads entry 0).
     pub s: Signal<In, Bits<7>>,
     /// Entry `s`'s next lane.
     pub nxt: Signal<Out, Bits<7>>,
     /// Entry `s`'s `nn`: the next block is the last to start in its beat.
     pub nn: Signal<Out, Bit>,
+    /// Entry `s`'s block is truncated.
+    pub tr: Signal<Out, Bit>,
+    /// Entry `s`'s block is its tensor's last.
+    pub fin: Signal<Out, Bit>,
 }
 
-impl<const P: usize, const SW: usize> Logic for HeadPick<P, SW> {
+impl<const P: usize, const TW: usize> Logic for HeadPick<P, TW> {
     fn update(&mut self) {
         let s = self.s.val().to_u64() as usize;
         let j = if s < P { s } else { 0 };
-        let e = self.t.val().get_bits::<8>(8 * j).to_u64();
-        self.nxt.next = (e & 0x7F).into();
-        self.nn.next = e >> 7 & 1 == 1;
+        let e = self.t.val().get_bits::<16>(ENTRY * j).to_u64();
+        self.nxt.next = (e >> 7 & 0x7F).into();
+        self.nn.next = e >> 15 & 1 == 1;
+        self.tr.next = e & 1 == 1;
+        self.fin.next = e >> 1 & 1 == 1;
     }
     fn connect(&mut self) {
-        assert_eq!(8 * P, SW, "HeadPick: SW must be 8P");
+        assert_eq!(ENTRY * P, TW, "HeadPick: TW must be 16P");
         self.nxt.connect();
         self.nn.connect();
+        self.tr.connect();
+        self.fin.connect();
     }
     fn hdl(&self) -> Verilog {
-        let mut v = String::from("reg [7:0] e;\nalways @(*) begin\n   case (s)\n");
+        let mut v = String::from("reg [15:0] e;\nalways @(*) begin\n   case (s)\n");
         for j in 1..P {
-            v.push_str(&format!("      7'd{j}: e = t[{}:{}];\n", 8 * j + 7, 8 * j));
+            v.push_str(&format!(
+                "      7'd{j}: e = t[{}:{}];\n",
+                16 * j + 15,
+                16 * j
+            ));
         }
-        v.push_str("      default: e = t[7:0];\n   endcase\nend\n");
-        v.push_str("always @(*) nxt = e[6:0];\nalways @(*) nn = e[7];\n");
+        v.push_str("      default: e = t[15:0];\n   endcase\nend\n");
+        v.push_str(
+            "always @(*) nxt = e[13:7];\nalways @(*) nn = e[15];\n\
+             always @(*) tr = e[0];\nalways @(*) fin = e[1];\n",
+        );
+        // The zero bits and `pp` (read from the queue, for a fresh tensor's first block).
+        v.push_str("wire unused_e = &{1'b0, e[14], e[6:2]};\n");
         Verilog::Custom(v)
     }
 }

@@ -48,6 +48,7 @@ use crate::port_docs::PortDocs;
 use crate::prims::{EnReg, ExpandStages, ExpandSteer, LaneAny, Mux2, Thermo, ZeroScan};
 use crate::steer::CNT;
 
+mod finish;
 mod lanes;
 mod repack;
 mod table;

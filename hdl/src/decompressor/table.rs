@@ -26,12 +26,7 @@ pub const ENTRY: usize = 16;
 ///   and `nxt = end mod P`; in the last beat (`c` lanes) `pp = end ≥ c` and `nxt = 0` when
 ///   `pp` (the next tensor starts on a fresh beat). A straddling entry always has `pp` (its
 ///   end is past lane `P`); in a last beat it cannot complete, and its end (`> c`) marks the
-///   block truncated;
-/// * section 5 (the previous beat's registered `tab`, `tq`, and this beat's section 4 →
-///   `tabn`): `tq` with bit 15 `nn`, "the next block is the last to start in its beat": the
-///   `pp` of the entry `nxt` points to, in `tq`'s own table if not `pp`, else in this beat's
-///   (meaningless for the `pp` entries of a tensor's last beat, whose successor is another
-///   tensor's lane 0). With it the loop knows one block ahead when it will drop a beat.
+///   block truncated ([`super::finish::EntryFinish`] turns the ends into flags).
 #[derive(LogicBlock, Default)]
 pub struct BeatTable<
     const P: usize,
@@ -65,10 +60,6 @@ pub struct BeatTable<
     pub pre_n: Signal<In, Bits<24>>,
     /// Section 4: per entry its end, `nxt` and `pp`.
     pub tab: Signal<Out, Bits<TW>>,
-    /// Section 5: the previous beat's `tab`, registered.
-    pub tq: Signal<In, Bits<TW>>,
-    /// Section 5: `tq` with `nn` in each entry's bit 15.
-    pub tabn: Signal<Out, Bits<TW>>,
 }
 
 const M7: u64 = 0x7F;
@@ -175,22 +166,6 @@ impl<
             tab.set_bits::<16>(ENTRY * j, (end | nxt << 7 | u64::from(pp) << 14).into());
         }
         self.tab.next = tab;
-        // Section 5.
-        let pp_of = |t: Bits<TW>, i: usize| i < P && t.get_bit(ENTRY * i + 14);
-        let tq = self.tq.val();
-        let mut tabn = Bits::<TW>::default();
-        for j in 0..P {
-            let r = tq.get_bits::<16>(ENTRY * j).to_u64();
-            let nxt = field(r, 7, 7) as usize;
-            let nn = if field(r, 14, 1) == 1 {
-                pp_of(tab, nxt)
-            } else {
-                pp_of(tq, nxt)
-            };
-            let v = (r & 0x7FFF) | u64::from(nn) << 15;
-            tabn.set_bits::<16>(ENTRY * j, v.into());
-        }
-        self.tabn.next = tabn;
     }
     fn connect(&mut self) {
         assert_eq!(P * E, PW, "BeatTable: PW must be P*E");
@@ -203,7 +178,6 @@ impl<
         self.pre.connect();
         self.raw.connect();
         self.tab.connect();
-        self.tabn.connect();
     }
     fn hdl(&self) -> Verilog {
         let m = Self::M;
@@ -285,26 +259,8 @@ impl<
         }
         let names = (0..P).map(|j| format!("tab{j}")).collect();
         v.push_str(&format!("always @(*) tab = {{{}}};\n", cat(names)));
-        // Section 5: each entry's `pp` vector, padded so that any `nxt` selects in range.
-        let ppv = |name: &str| {
-            let bits: Vec<String> = (0..P).map(|j| format!("{name}[{}]", 16 * j + 14)).collect();
-            format!("{{{}'d0, {}}}", 128 - P, cat(bits))
-        };
-        v.push_str(&format!("wire [127:0] ppo = {};\n", ppv("tq")));
-        v.push_str(&format!("wire [127:0] ppn = {};\n", ppv("tab")));
-        for j in 0..P {
-            let (lo, nx) = (16 * j, format!("tq[{}:{}]", 16 * j + 13, 16 * j + 7));
-            v.push_str(&format!(
-                "wire [15:0] tabn{j} = {{(tq[{}] ? ppn[{nx}] : ppo[{nx}]), tq[{}:{lo}]}};\n",
-                lo + 14,
-                lo + 14
-            ));
-        }
-        let names = (0..P).map(|j| format!("tabn{j}")).collect();
-        v.push_str(&format!("always @(*) tabn = {{{}}};\n", cat(names)));
-        // Bits no entry reads (the fields' spare top bits, `pre_n` where no entry straddles,
-        // `tq`'s empty bit 15).
-        v.push_str("wire unused_bits = &{1'b0, sm_q, raw_h, pre_n, tq};\n");
+        // Bits no entry reads (the fields' spare top bits, `pre_n` where no entry straddles).
+        v.push_str("wire unused_bits = &{1'b0, sm_q, raw_h, pre_n};\n");
         Verilog::Custom(v)
     }
 }

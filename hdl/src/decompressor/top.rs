@@ -291,9 +291,8 @@ macro_rules! zvc_decompressor_top {
                 self.win.yv.next = self.rpk.yv.val();
                 self.win.adv.next = self.adv.val();
                 // ---- X0 → X1: truncation and the last block are decided on X0's registers
-                self.trunc.next =
-                    self.win.v.val() & (self.win.end_lane.val() > self.win.lim.val());
-                self.fin.next = self.win.end_lane.val() == self.win.lim.val();
+                self.trunc.next = self.win.v.val() & self.win.tr.val();
+                self.fin.next = self.win.fin.val();
                 self.win.kill.next = self.trunc.val() | self.zkill.val();
                 self.ext.win.next = self.win.wn.val();
                 self.ext.s.next = self.win.s.val();

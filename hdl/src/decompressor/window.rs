@@ -6,9 +6,10 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use super::lanes::{EntryPick, HeadPick, HeadSel};
+use super::finish::EntryFinish;
+use super::lanes::HeadPick;
 use super::table::BeatTable;
-use crate::prims::{EnReg, Join, Ring4};
+use crate::prims::{EnReg, Join, Mux2, Ring4};
 
 /// Stages, all moving together while the beat queue has room (`room`):
 /// 1. byte popcounts of the beat ([`BeatTable`] section 1);
@@ -65,11 +66,10 @@ pub struct Window<
     pub wn: Signal<Out, Bits<WW>>,
     /// X0: the block's first lane in the head beat.
     pub s: Signal<Out, Bits<7>>,
-    /// X0: its end lane (from the head beat's lane 0; past `lim` means truncated).
-    pub end_lane: Signal<Out, Bits<7>>,
-    /// X0: the tensor's end lane (from the head beat's lane 0) if it is in one of the two
-    /// beats, else 127: a block ending past it is truncated, one ending on it is the last.
-    pub lim: Signal<Out, Bits<7>>,
+    /// X0: the block ends past its tensor's last lane (truncated payload).
+    pub tr: Signal<Out, Bit>,
+    /// X0: the block ends on its tensor's last lane: it is the tensor's last.
+    pub fin: Signal<Out, Bit>,
     /// X0 holds a block.
     pub v: Signal<Out, Bit>,
     tb: BeatTable<P, E, PW, BPW, SW, TW>,
@@ -94,10 +94,11 @@ pub struct Window<
     /// Stage Q's count with the last flag in bit 6.
     cq: DFF<Bits<7>>,
     vq: DFF<Bit>,
-    /// Queue entries: lanes, table, count with the last flag in bit 6.
+    ef: EntryFinish<P, TW>,
+    /// Queue entries: lanes, finished table, last flag (the count is in the table's flags).
     qd: Ring4<PW>,
     qt: Ring4<TW>,
-    qc: Ring4<7>,
+    qc: Ring4<1>,
     wp: DFF<Bits<2>>,
     rp: DFF<Bits<2>>,
     occ: DFF<Bits<3>>,
@@ -106,18 +107,16 @@ pub struct Window<
     lst: DFF<Bit>,
     /// `ht`, `c0r`, `l0r` hold the head beat's.
     hv: DFF<Bit>,
-    hs: HeadSel<P, TW, SW>,
-    ht: EnReg<SW>,
-    hp: HeadPick<P, SW>,
-    /// The head beat's valid lanes and last flag.
-    c0r: DFF<Bits<7>>,
+    hs: Mux2<TW>,
+    ht: EnReg<TW>,
+    hp: HeadPick<P, TW>,
+    /// The head beat is a tensor's last.
     l0r: DFF<Bit>,
-    pk: EntryPick<P, TW>,
     wj: Join<PW, PW, WW>,
     wnr: EnReg<WW>,
     s0: DFF<Bits<7>>,
-    end0: DFF<Bits<7>>,
-    lim0: DFF<Bits<7>>,
+    tr0: DFF<Bit>,
+    fin0: DFF<Bit>,
     v0: DFF<Bit>,
     en: Signal<Local, Bit>,
     /// The held stage takes the beat of stage 2 this cycle.
@@ -144,10 +143,6 @@ pub struct Window<
     /// 0x3F: the count in a queued count.
     cnt7: Constant<Bits<7>>,
     zero7: Constant<Bits<7>>,
-    /// `P` lanes.
-    p7: Constant<Bits<7>>,
-    /// 127: no tensor end in the block's two beats.
-    none7: Constant<Bits<7>>,
     one2: Constant<Bits<2>>,
     zero2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
@@ -179,8 +174,8 @@ impl<
             wn: Default::default(),
             v: Default::default(),
             s: Default::default(),
-            end_lane: Default::default(),
-            lim: Default::default(),
+            tr: Default::default(),
+            fin: Default::default(),
             tb: Default::default(),
             xt1: Default::default(),
             bp: Default::default(),
@@ -202,6 +197,7 @@ impl<
             tq: Default::default(),
             cq: Default::default(),
             vq: Default::default(),
+            ef: Default::default(),
             qd: Default::default(),
             qt: Default::default(),
             qc: Default::default(),
@@ -214,14 +210,12 @@ impl<
             hs: Default::default(),
             ht: Default::default(),
             hp: Default::default(),
-            c0r: Default::default(),
             l0r: Default::default(),
-            pk: Default::default(),
             wj: Default::default(),
             wnr: Default::default(),
             s0: Default::default(),
-            end0: Default::default(),
-            lim0: Default::default(),
+            tr0: Default::default(),
+            fin0: Default::default(),
             v0: Default::default(),
             en: Default::default(),
             hload: Default::default(),
@@ -237,8 +231,6 @@ impl<
             last7: Constant::new(0x40.into()),
             cnt7: Constant::new(0x3F.into()),
             zero7: Constant::new(0.into()),
-            p7: Constant::new((P as u64).into()),
-            none7: Constant::new(127.into()),
             one2: Constant::new(1.into()),
             zero2: Constant::new(0.into()),
             one3: Constant::new(1.into()),
@@ -262,7 +254,7 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, cq, vq, wp, rp, occ, sr,
-            lst, hv, c0r, l0r, s0, end0, lim0, v0
+            lst, hv, l0r, s0, tr0, fin0, v0
         );
         self.wnr.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
@@ -278,7 +270,9 @@ impl<
         self.qt.clock.next = self.clock.val();
         self.qc.clock.next = self.clock.val();
         self.room.next = !self.occ.q.val().get_bit(2);
-        self.en.next = !self.occ.q.val().get_bit(2) & !self.clr.val();
+        // Not gated by `clr`: what `clr` must clear (valid flags, pointers) it clears below,
+        // and the wide registers' enables come straight from a flip-flop.
+        self.en.next = !self.occ.q.val().get_bit(2);
         // ---- stages 1 and 2: popcounts
         self.tb.x.next = self.y.val();
         self.xt1.d.next = self.y.val();
@@ -340,11 +334,16 @@ impl<
         if self.en.val() {
             self.vq.d.next = self.hgo.val();
         }
-        self.tb.tq.next = self.tq.q.val();
+        self.ef.tq.next = self.tq.q.val();
+        self.ef.cq.next = self.cq.q.val() & self.cnt7.val();
+        self.ef.lq.next = self.cq.q.val().get_bit(6);
+        self.ef.tn.next = self.tb.tab.val();
+        self.ef.cn.next = self.ch.q.val();
+        self.ef.ln.next = self.lh.q.val();
         self.wr.next = self.en.val() & self.vq.q.val();
         self.qd.wd.next = self.xq.q.val();
-        self.qt.wd.next = self.tb.tabn.val();
-        self.qc.wd.next = self.cq.q.val();
+        self.qt.wd.next = self.ef.tf.val();
+        self.qc.wd.next = self.cq.q.val().get_bits::<1>(6);
         self.qd.we.next = self.wr.val();
         self.qt.we.next = self.wr.val();
         self.qc.we.next = self.wr.val();
@@ -362,33 +361,28 @@ impl<
         self.hp.s.next = self.sr.q.val();
         self.h0.next = self.occ.q.val() >= self.one3.val();
         self.h1.next = self.occ.q.val() >= self.two3.val();
-        self.ex0.next = self.hv.q.val()
-            & self.l0r.q.val()
-            & (self.sr.q.val() >= self.c0r.q.val())
-            & !self.clr.val();
-        self.gol.next = self.hv.q.val()
-            & (self.l0r.q.val() | self.h1.val())
-            & !self.ex0.val()
-            & self.adv.val()
-            & !self.clr.val();
+        // A start lane of 64 or more (127) marks the used-up last beat (EntryFinish).
+        // Not gated by `clr` (nor is `gol`): what they move, `clr` resets below; X0 is
+        // kept empty under `clr` where it loads.
+        self.ex0.next = self.hv.q.val() & self.sr.q.val().get_bit(6);
+        self.gol.next =
+            self.hv.q.val() & (self.l0r.q.val() | self.h1.val()) & !self.ex0.val() & self.adv.val();
         self.pop.next = self.ex0.val() | (self.gol.val() & self.lst.q.val());
         self.lpop.next = self.ex0.val() | (self.gol.val() & self.lst.q.val() & self.l0r.q.val());
         // The copy loads from the entry after the head when the head is dropped, from the
         // head itself when it holds none (then `s` is 0).
         self.hen.next = self.pop.val() | !self.hv.q.val();
-        self.hs.t0.next = self.qt.q0.val();
-        self.hs.t1.next = self.qt.q1.val();
-        self.hs.sel1.next = self.hv.q.val();
-        self.ht.d.next = self.hs.ht.val();
+        self.hs.a.next = self.qt.q1.val();
+        self.hs.b.next = self.qt.q0.val();
+        self.hs.sel.next = self.hv.q.val();
+        self.ht.d.next = self.hs.y.val();
         self.ht.en.next = self.hen.val();
         self.ht.clr.next = false;
         if self.hen.val() {
-            self.c0r.d.next = self.qc.q0.val() & self.cnt7.val();
-            self.l0r.d.next = self.qc.q0.val().get_bit(6);
+            self.l0r.d.next = self.qc.q0.val().any();
             self.hv.d.next = self.h0.val();
             if self.hv.q.val() {
-                self.c0r.d.next = self.qc.q1.val() & self.cnt7.val();
-                self.l0r.d.next = self.qc.q1.val().get_bit(6);
+                self.l0r.d.next = self.qc.q1.val().any();
                 self.hv.d.next = self.h1.val();
             }
         }
@@ -397,7 +391,7 @@ impl<
             self.lst.d.next = self.hp.nn.val();
         }
         if self.lpop.val() | !self.hv.q.val() {
-            self.lst.d.next = self.hs.pp0.val();
+            self.lst.d.next = self.hs.y.val().get_bit(14);
         }
         if self.ex0.val() {
             self.sr.d.next = self.zero7.val();
@@ -424,8 +418,6 @@ impl<
             self.sr.d.next = self.zero7.val();
         }
         // ---- X0: the block that goes, with its two beats
-        self.pk.t.next = self.qt.q0.val();
-        self.pk.s.next = self.sr.q.val();
         self.wj.lo.next = self.qd.q0.val();
         self.wj.hi.next = self.qd.q1.val();
         self.wnr.d.next = self.wj.y.val();
@@ -433,22 +425,14 @@ impl<
         self.wnr.clr.next = false;
         if self.adv.val() {
             self.s0.d.next = self.sr.q.val();
-            self.end0.d.next = self.pk.end_lane.val();
-            // The sum and the choice here, not after X0: the parent's compares of `lim`
-            // with the block's end decide `error` and X0's next block in one cycle.
-            self.lim0.d.next = self.none7.val();
-            if self.qc.q1.val().get_bit(6) {
-                self.lim0.d.next = self.p7.val() + (self.qc.q1.val() & self.cnt7.val());
-            }
-            if self.l0r.q.val() {
-                self.lim0.d.next = self.c0r.q.val();
-            }
-            self.v0.d.next = self.gol.val() & !self.kill.val();
+            self.tr0.d.next = self.hp.tr.val();
+            self.fin0.d.next = self.hp.fin.val();
+            self.v0.d.next = self.gol.val() & !self.kill.val() & !self.clr.val();
         }
         self.wn.next = self.wnr.q.val();
         self.s.next = self.s0.q.val();
-        self.end_lane.next = self.end0.q.val();
-        self.lim.next = self.lim0.q.val();
+        self.tr.next = self.tr0.q.val();
+        self.fin.next = self.fin0.q.val();
         self.v.next = self.v0.q.val();
     }
 }
