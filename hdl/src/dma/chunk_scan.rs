@@ -6,20 +6,29 @@
 //! A source beat is `BB` bytes (the source's final beat may hold fewer, `in_bytes`; bytes at
 //! and above it are ignored). Per beat the element flags ([`ElemFlags`]: an element is
 //! non-zero iff any of its bytes is) are registered (`s1`); the next cycle their popcount is
-//! added to the chunk's non-zero elements `nz` and the beat's bytes to the chunk's `bytes`.
-//! When the chunk's last beat (`in_chunk_end`) has passed it emits
+//! registered (`s2`) while the beat's bytes are added to the chunk's byte count `ln` (and to
+//! `lnr`, the same count plus `32·eb - 1`); the cycle after, the popcount times `eb` is added
+//! to the chunk's non-zero element bytes `nzb`. When the chunk's last beat is in `s2` it emits
 //! `zvc = 4·ceil(bytes / (32·eb)) + eb·nz` (one 4-byte mask per 32-element block, a final
 //! partial block included; `eb = E/8` bytes per element) against `bytes`:
 //! `dec_raw = !(zvc < bytes)`, `dec_stored_len = dec_raw ? bytes : zvc`.
 //!
+//! Each stage adds at most one wide operand with a short carry chain (issue 17: a 32-bit
+//! sum ripples through every bit in the generic flow): `ln` and `lnr` add a byte count
+//! through a carry-select (8-bit add, the upper 24 bits or their increment), `zvc` is a
+//! carry-save sum of its three terms followed by a three-way carry-select, and the compare is
+//! the sign of `bytes - zvc - 1` from a carry-save sum (only its top carry is needed). Chunks
+//! are at most 2^24 bytes (spec/src/frame.rs), so every value is far below 2^31 and that sign
+//! is the unsigned compare's result.
+//!
 //! The beats themselves do not pass through this block: it observes `in_data`, `in_bytes`,
 //! `in_chunk_end` and passes the handshake on (`out_valid = in_valid & ok`,
 //! `in_ready = out_ready & ok`, combinational). `ok` is low only for a chunk-end beat while
-//! two decisions are already pending (queued or being computed) and none leaves this cycle
+//! three decisions are already pending (queued or being computed) and none leaves this cycle
 //! (so `ok` depends combinationally on `dec_ready`), so a stream of one beat per cycle is
-//! never stalled unless the decision consumer falls two chunks behind; with `dec_ready` high
+//! never stalled unless the decision consumer falls three chunks behind; with `dec_ready` high
 //! even one-beat chunks (128-byte chunks on a 1024-bit bus) flow at one beat and one decision
-//! per cycle. The decision enters a two-entry queue; `dec_valid` rises two cycles after the
+//! per cycle. The decision enters a three-entry queue; `dec_valid` rises three cycles after the
 //! chunk's last beat passed.
 //!
 //! Counters are 32 bits (chunks up to 2^24 bytes, spec/src/frame.rs `CHUNK_LOG2_MAX`).
@@ -79,20 +88,52 @@ macro_rules! chunk_scan {
             flags: ElemFlags<$bb, $bw>,
             ok: Signal<Local, Bit>,
             fire: Signal<Local, Bit>,
-            // --- stage 1: registered flags, popcount, accumulation
+            // --- stage 1: registered flags; popcount, byte counts
             s1_v: DFF<Bit>,
             s1_flags: DFF<Bits<$bb>>,
             s1_bytes: DFF<Bits<8>>,
             s1_end: DFF<Bit>,
             pc: PopCount<$bb, 8, true>,
-            z_pop: ZeroExtend<8, 32>,
             z_bytes: ZeroExtend<8, 32>,
             z_elem: ZeroExtend<2, 32>,
-            nz: DFF<Bits<32>>,
+            // The beat in s1 starts a chunk (the one before it ended one, or reset).
+            fresh: DFF<Bit>,
+            // The chunk's bytes up to the beat in s2, and the same plus 32·eb - 1.
             ln: DFF<Bits<32>>,
-            nz_t: Signal<Local, Bits<32>>,
-            ln_t: Signal<Local, Bits<32>>,
-            blocks: Signal<Local, Bits<32>>,
+            lnr: DFF<Bits<32>>,
+            ln_base: Signal<Local, Bits<32>>,
+            lnr_base: Signal<Local, Bits<32>>,
+            ln_lo: Signal<Local, Bits<32>>,
+            lnr_lo: Signal<Local, Bits<32>>,
+            ln_hi: Signal<Local, Bits<32>>,
+            lnr_hi: Signal<Local, Bits<32>>,
+            // --- stage 2: the popcount; non-zero bytes of the chunk's beats before it
+            s2_v: DFF<Bit>,
+            s2_pc: DFF<Bits<8>>,
+            s2_end: DFF<Bit>,
+            z_pc: ZeroExtend<8, 32>,
+            nzb: DFF<Bits<32>>,
+            pcs: Signal<Local, Bits<32>>,
+            bk4: Signal<Local, Bits<32>>,
+            nzb_lo: Signal<Local, Bits<32>>,
+            nzb_hi: Signal<Local, Bits<32>>,
+            // zvc = bk4 + nzb + pcs: carry-save, then a three-way carry-select
+            zs: Signal<Local, Bits<32>>,
+            zc: Signal<Local, Bits<32>>,
+            z_lo: Signal<Local, Bits<32>>,
+            z_m0: Signal<Local, Bits<32>>,
+            z_m1: Signal<Local, Bits<32>>,
+            z_h0: Signal<Local, Bits<32>>,
+            z_h1: Signal<Local, Bits<32>>,
+            z_mid: Signal<Local, Bits<32>>,
+            z_top: Signal<Local, Bits<32>>,
+            // ln - zvc - 1 = ln + !bk4 + !nzb + !pcs + 2: two carry-save steps and a sum
+            // whose sign is `raw`
+            ds1: Signal<Local, Bits<32>>,
+            dc1: Signal<Local, Bits<32>>,
+            ds2: Signal<Local, Bits<32>>,
+            dc2: Signal<Local, Bits<32>>,
+            diff: Signal<Local, Bits<32>>,
             zvc: Signal<Local, Bits<32>>,
             raw: Signal<Local, Bit>,
             len: Signal<Local, Bits<32>>,
@@ -105,13 +146,24 @@ macro_rules! chunk_scan {
             q1_v: DFF<Bit>,
             q1_len: DFF<Bits<32>>,
             q1_raw: DFF<Bit>,
+            q2_v: DFF<Bit>,
+            q2_len: DFF<Bits<32>>,
+            q2_raw: DFF<Bit>,
             cr: DFF<Bits<2>>,
+            low8: Constant<Bits<32>>,
+            high24: Constant<Bits<32>>,
+            low12: Constant<Bits<32>>,
+            high20: Constant<Bits<32>>,
+            m0: Constant<Bits<32>>,
+            m1: Constant<Bits<32>>,
+            m2: Constant<Bits<32>>,
+            m01: Constant<Bits<32>>,
             one32: Constant<Bits<32>>,
             zero32: Constant<Bits<32>>,
             five32: Constant<Bits<32>>,
             block8: Constant<Bits<32>>,
             one2: Constant<Bits<2>>,
-            two2: Constant<Bits<2>>,
+            three2: Constant<Bits<2>>,
             zero2: Constant<Bits<2>>,
         }
 
@@ -140,14 +192,40 @@ macro_rules! chunk_scan {
                     s1_bytes: Default::default(),
                     s1_end: Default::default(),
                     pc: Default::default(),
-                    z_pop: Default::default(),
                     z_bytes: Default::default(),
                     z_elem: Default::default(),
-                    nz: Default::default(),
+                    fresh: Default::default(),
                     ln: Default::default(),
-                    nz_t: Default::default(),
-                    ln_t: Default::default(),
-                    blocks: Default::default(),
+                    lnr: Default::default(),
+                    ln_base: Default::default(),
+                    lnr_base: Default::default(),
+                    ln_lo: Default::default(),
+                    lnr_lo: Default::default(),
+                    ln_hi: Default::default(),
+                    lnr_hi: Default::default(),
+                    s2_v: Default::default(),
+                    s2_pc: Default::default(),
+                    s2_end: Default::default(),
+                    z_pc: Default::default(),
+                    nzb: Default::default(),
+                    pcs: Default::default(),
+                    bk4: Default::default(),
+                    nzb_lo: Default::default(),
+                    nzb_hi: Default::default(),
+                    zs: Default::default(),
+                    zc: Default::default(),
+                    z_lo: Default::default(),
+                    z_m0: Default::default(),
+                    z_m1: Default::default(),
+                    z_h0: Default::default(),
+                    z_h1: Default::default(),
+                    z_mid: Default::default(),
+                    z_top: Default::default(),
+                    ds1: Default::default(),
+                    dc1: Default::default(),
+                    ds2: Default::default(),
+                    dc2: Default::default(),
+                    diff: Default::default(),
                     zvc: Default::default(),
                     raw: Default::default(),
                     len: Default::default(),
@@ -159,13 +237,24 @@ macro_rules! chunk_scan {
                     q1_v: Default::default(),
                     q1_len: Default::default(),
                     q1_raw: Default::default(),
+                    q2_v: Default::default(),
+                    q2_len: Default::default(),
+                    q2_raw: Default::default(),
                     cr: Default::default(),
+                    low8: Constant::new((0xFFu64).into()),
+                    high24: Constant::new((!0xFFu64 & 0xFFFF_FFFF).into()),
+                    low12: Constant::new((0xFFFu64).into()),
+                    high20: Constant::new((!0xFFFu64 & 0xFFFF_FFFF).into()),
+                    m0: Constant::new((0x7FFu64).into()),
+                    m1: Constant::new((0x3F_F800u64).into()),
+                    m2: Constant::new((0xFFC0_0000u64).into()),
+                    m01: Constant::new((0x3F_FFFFu64).into()),
                     one32: Constant::new(1.into()),
                     zero32: Constant::new(0.into()),
                     five32: Constant::new(5.into()),
                     block8: Constant::new(32.into()),
                     one2: Constant::new(1.into()),
-                    two2: Constant::new(2.into()),
+                    three2: Constant::new(3.into()),
                     zero2: Constant::new(0.into()),
                 }
             }
@@ -175,8 +264,9 @@ macro_rules! chunk_scan {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, s1_v, s1_flags, s1_bytes, s1_end, nz, ln, q0_v, q0_len,
-                    q0_raw, q1_v, q1_len, q1_raw, cr
+                    self, clock, s1_v, s1_flags, s1_bytes, s1_end, fresh, ln, lnr, s2_v, s2_pc,
+                    s2_end, nzb, q0_v, q0_len, q0_raw, q1_v, q1_len, q1_raw, q2_v, q2_len, q2_raw,
+                    cr
                 );
                 // ---- stage 0: the handshake passes unless a chunk end finds no decision slot
                 self.flags.d.next = self.in_data.val();
@@ -184,7 +274,7 @@ macro_rules! chunk_scan {
                 self.flags.elem.next = self.elem.val();
                 self.pop.next = self.q0_v.q.val() & self.dec_ready.val();
                 self.ok.next = (!self.in_chunk_end.val()
-                    | (self.cr.q.val() < self.two2.val())
+                    | (self.cr.q.val() < self.three2.val())
                     | self.pop.val())
                     & !self.rst.val();
                 self.in_ready.next = self.out_ready.val() & self.ok.val();
@@ -194,32 +284,99 @@ macro_rules! chunk_scan {
                 self.s1_flags.d.next = self.flags.ef.val();
                 self.s1_bytes.d.next = self.in_bytes.val();
                 self.s1_end.d.next = self.in_chunk_end.val();
-                // ---- stage 1: accumulate; at a chunk end, decide
+                // ---- stage 1: popcount; the beat's bytes into ln and lnr, each as a
+                // carry-select (the low byte adds, its carry picks the upper 24 bits or their
+                // increment)
                 self.pc.x.next = self.s1_flags.q.val();
-                self.z_pop.x.next = self.pc.y.val();
+                self.s2_v.d.next = self.s1_v.q.val();
+                self.s2_pc.d.next = self.pc.y.val();
+                self.s2_end.d.next = self.s1_end.q.val();
                 self.z_bytes.x.next = self.s1_bytes.q.val();
                 self.z_elem.x.next = self.elem.val();
-                self.nz_t.next = self.nz.q.val() + self.z_pop.y.val();
-                self.ln_t.next = self.ln.q.val() + self.z_bytes.y.val();
-                // ceil(bytes / (32·eb)) blocks of 32 elements.
-                self.blocks.next = (self.ln_t.val() + (self.block8.val() << self.z_elem.y.val())
-                    - self.one32.val())
-                    >> (self.z_elem.y.val() + self.five32.val());
-                self.zvc.next =
-                    (self.blocks.val() << 2) + (self.nz_t.val() << self.z_elem.y.val());
-                self.raw.next = !(self.zvc.val() < self.ln_t.val());
+                self.ln_base.next = self.ln.q.val();
+                self.lnr_base.next = self.lnr.q.val();
+                if self.fresh.q.val() {
+                    self.ln_base.next = self.zero32.val();
+                    // 32·eb - 1: ceil(bytes / (32·eb)) = (bytes + 32·eb - 1) >> (5 + elem)
+                    self.lnr_base.next = (self.block8.val() << self.z_elem.y.val()) - self.one32.val();
+                }
+                self.ln_lo.next = (self.ln_base.val() & self.low8.val()) + self.z_bytes.y.val();
+                self.lnr_lo.next = (self.lnr_base.val() & self.low8.val()) + self.z_bytes.y.val();
+                self.ln_hi.next = self.ln_base.val() & self.high24.val();
+                if self.ln_lo.val().get_bit(8) {
+                    self.ln_hi.next = (self.ln_base.val() | self.low8.val()) + self.one32.val();
+                }
+                self.lnr_hi.next = self.lnr_base.val() & self.high24.val();
+                if self.lnr_lo.val().get_bit(8) {
+                    self.lnr_hi.next = (self.lnr_base.val() | self.low8.val()) + self.one32.val();
+                }
+                if self.s1_v.q.val() {
+                    self.fresh.d.next = self.s1_end.q.val();
+                    self.ln.d.next = self.ln_hi.val() | (self.ln_lo.val() & self.low8.val());
+                    self.lnr.d.next = self.lnr_hi.val() | (self.lnr_lo.val() & self.low8.val());
+                }
+                // ---- stage 2: at a chunk end, decide (`ln` is the chunk's bytes)
+                self.z_pc.x.next = self.s2_pc.q.val();
+                self.pcs.next = self.z_pc.y.val() << self.z_elem.y.val();
+                self.bk4.next = ((self.lnr.q.val() >> self.five32.val()) >> self.z_elem.y.val()) << 2;
+                // nzb + pcs (pcs < 2^10) for the next beat: a 12-bit add and a carry-select
+                self.nzb_lo.next = (self.nzb.q.val() & self.low12.val()) + self.pcs.val();
+                self.nzb_hi.next = self.nzb.q.val() & self.high20.val();
+                if self.nzb_lo.val().get_bit(12) {
+                    self.nzb_hi.next = (self.nzb.q.val() | self.low12.val()) + self.one32.val();
+                }
+                // zvc: bits [0, 11), [11, 22), [22, 32) of the carry-save sum, the upper two
+                // parts with and without a carry in (carry in = the low operands' bits set to
+                // ones and a 1 added at bit 0)
+                self.zs.next = self.bk4.val() ^ self.nzb.q.val() ^ self.pcs.val();
+                self.zc.next = ((self.bk4.val() & self.nzb.q.val())
+                    | (self.bk4.val() & self.pcs.val())
+                    | (self.nzb.q.val() & self.pcs.val()))
+                    << 1;
+                self.z_lo.next = (self.zs.val() & self.m0.val()) + (self.zc.val() & self.m0.val());
+                self.z_m0.next = (self.zs.val() & self.m1.val()) + (self.zc.val() & self.m1.val());
+                self.z_m1.next = ((self.zs.val() & self.m1.val()) | self.m0.val())
+                    + ((self.zc.val() & self.m1.val()) | self.one32.val());
+                self.z_h0.next = (self.zs.val() & self.m2.val()) + (self.zc.val() & self.m2.val());
+                self.z_h1.next = ((self.zs.val() & self.m2.val()) | self.m01.val())
+                    + ((self.zc.val() & self.m2.val()) | self.one32.val());
+                self.z_mid.next = self.z_m0.val();
+                if self.z_lo.val().get_bit(11) {
+                    self.z_mid.next = self.z_m1.val();
+                }
+                self.z_top.next = self.z_h0.val();
+                if self.z_mid.val().get_bit(22) {
+                    self.z_top.next = self.z_h1.val();
+                }
+                self.zvc.next = (self.z_lo.val() & self.m0.val())
+                    | (self.z_mid.val() & self.m1.val())
+                    | (self.z_top.val() & self.m2.val());
+                // raw = !(zvc < ln) = (ln - zvc - 1 < 0), all values below 2^31
+                self.ds1.next = self.ln.q.val() ^ !self.bk4.val() ^ !self.nzb.q.val();
+                self.dc1.next = (((self.ln.q.val() & !self.bk4.val())
+                    | (self.ln.q.val() & !self.nzb.q.val())
+                    | (!self.bk4.val() & !self.nzb.q.val()))
+                    << 1)
+                    | self.one32.val();
+                self.ds2.next = self.ds1.val() ^ self.dc1.val() ^ !self.pcs.val();
+                self.dc2.next = (((self.ds1.val() & self.dc1.val())
+                    | (self.ds1.val() & !self.pcs.val())
+                    | (self.dc1.val() & !self.pcs.val()))
+                    << 1)
+                    | self.one32.val();
+                self.diff.next = self.ds2.val() + self.dc2.val();
+                // (the sign bit, as a shift: every bit of `diff` is read, for `verilator -Wall`)
+                self.raw.next = (self.diff.val() >> 31).any();
                 self.len.next = self.zvc.val();
                 if self.raw.val() {
-                    self.len.next = self.ln_t.val();
+                    self.len.next = self.ln.q.val();
                 }
-                self.push.next = self.s1_v.q.val() & self.s1_end.q.val();
-                if self.s1_v.q.val() {
-                    if self.s1_end.q.val() {
-                        self.nz.d.next = self.zero32.val();
-                        self.ln.d.next = self.zero32.val();
+                self.push.next = self.s2_v.q.val() & self.s2_end.q.val();
+                if self.s2_v.q.val() {
+                    if self.s2_end.q.val() {
+                        self.nzb.d.next = self.zero32.val();
                     } else {
-                        self.nz.d.next = self.nz_t.val();
-                        self.ln.d.next = self.ln_t.val();
+                        self.nzb.d.next = self.nzb_hi.val() | (self.nzb_lo.val() & self.low12.val());
                     }
                 }
                 // ---- decision queue
@@ -227,20 +384,27 @@ macro_rules! chunk_scan {
                     self.q0_v.d.next = self.q1_v.q.val();
                     self.q0_len.d.next = self.q1_len.q.val();
                     self.q0_raw.d.next = self.q1_raw.q.val();
-                    self.q1_v.d.next = false;
+                    self.q1_v.d.next = self.q2_v.q.val();
+                    self.q1_len.d.next = self.q2_len.q.val();
+                    self.q1_raw.d.next = self.q2_raw.q.val();
+                    self.q2_v.d.next = false;
                 }
                 if self.push.val() {
                     if !self.q0_v.q.val() | (self.pop.val() & !self.q1_v.q.val()) {
                         self.q0_v.d.next = true;
                         self.q0_len.d.next = self.len.val();
                         self.q0_raw.d.next = self.raw.val();
-                    } else {
+                    } else if !self.q1_v.q.val() | (self.pop.val() & !self.q2_v.q.val()) {
                         self.q1_v.d.next = true;
                         self.q1_len.d.next = self.len.val();
                         self.q1_raw.d.next = self.raw.val();
+                    } else {
+                        self.q2_v.d.next = true;
+                        self.q2_len.d.next = self.len.val();
+                        self.q2_raw.d.next = self.raw.val();
                     }
                 }
-                // Chunk ends between stage 0 and the consumer (≤ 2 = the queue's size).
+                // Chunk ends between stage 0 and the consumer (≤ 3 = the queue's size).
                 if (self.fire.val() & self.in_chunk_end.val()) & !self.pop.val() {
                     self.cr.d.next = self.cr.q.val() + self.one2.val();
                 }
@@ -249,10 +413,12 @@ macro_rules! chunk_scan {
                 }
                 if self.rst.val() {
                     self.s1_v.d.next = false;
-                    self.nz.d.next = self.zero32.val();
-                    self.ln.d.next = self.zero32.val();
+                    self.s2_v.d.next = false;
+                    self.fresh.d.next = true;
+                    self.nzb.d.next = self.zero32.val();
                     self.q0_v.d.next = false;
                     self.q1_v.d.next = false;
+                    self.q2_v.d.next = false;
                     self.cr.d.next = self.zero2.val();
                 }
                 self.dec_stored_len.next = self.q0_len.q.val();
@@ -488,8 +654,8 @@ mod tests {
                 let (beats, want) = beats_and_decisions(&mut rng, &data, e, bb, 8);
                 let (decs, cycles) = run(&beats, e, want.len(), (100, 100, 100), 3);
                 assert_eq!(decs, want, "BB {bb}, E {e}");
-                // One beat per cycle, never stalled; the last decision 2 cycles after its beat.
-                assert!(cycles <= beats.len() as u64 + 3, "took {cycles} cycles");
+                // One beat per cycle, never stalled; the last decision 3 cycles after its beat.
+                assert!(cycles <= beats.len() as u64 + 4, "took {cycles} cycles");
             }
         }
     }
@@ -503,7 +669,7 @@ mod tests {
             let (beats, want) = beats_and_decisions(&mut rng, &data, e, 128, 7);
             let (decs, cycles) = run1024(&beats, e, want.len(), (100, 100, 100), 4);
             assert_eq!(decs, want);
-            assert!(cycles <= beats.len() as u64 + 3, "took {cycles} cycles");
+            assert!(cycles <= beats.len() as u64 + 4, "took {cycles} cycles");
             let (decs, _) = run1024(&beats, e, want.len(), (80, 80, 30), 5);
             assert_eq!(decs, want);
         }

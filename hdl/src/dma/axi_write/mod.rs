@@ -149,6 +149,8 @@ macro_rules! axi_write_master {
             // --- the burst being filled: start address, beats so far; address of the next beat
             f_addr: DFF<Bits<64>>,
             f_cnt: DFF<Bits<8>>,
+            // The burst's last beat index (`cap` of its first beat, held for the others).
+            cap_q: DFF<Bits<8>>,
             next_addr: DFF<Bits<64>>,
             // --- AW register
             aw_valid: DFF<Bit>,
@@ -185,6 +187,9 @@ macro_rules! axi_write_master {
             boundary_m1: Signal<Local, Bits<8>>,
             cut: Signal<Local, Bit>,
             cap: Signal<Local, Bits<8>>,
+            idx_inv: Signal<Local, Bits<8>>,
+            full_first: Signal<Local, Bit>,
+            full: Signal<Local, Bit>,
             write: Signal<Local, Bit>,
             closes: Signal<Local, Bit>,
             pop: Signal<Local, Bit>,
@@ -199,7 +204,12 @@ macro_rules! axi_write_master {
             one16: Constant<Bits<16>>,
             zero16: Constant<Bits<16>>,
             wbm_m1: Constant<Bits<8>>,
+            wbm_one: Constant<Bit>,
             bb64: Constant<Bits<64>>,
+            one64: Constant<Bits<64>>,
+            page_off: Constant<Bits<64>>,
+            page_base: Constant<Bits<64>>,
+            addr_inc: Signal<Local, Bits<64>>,
             top_beat: Constant<Bits<64>>,
             page_ones: Constant<Bits<52>>,
             beat_mask: Constant<Bits<8>>,
@@ -272,6 +282,7 @@ macro_rules! axi_write_master {
                     err: Default::default(),
                     f_addr: Default::default(),
                     f_cnt: Default::default(),
+                    cap_q: Default::default(),
                     next_addr: Default::default(),
                     aw_valid: Default::default(),
                     aw_addr: Default::default(),
@@ -301,6 +312,9 @@ macro_rules! axi_write_master {
                     boundary_m1: Default::default(),
                     cut: Default::default(),
                     cap: Default::default(),
+                    idx_inv: Default::default(),
+                    full_first: Default::default(),
+                    full: Default::default(),
                     write: Default::default(),
                     closes: Default::default(),
                     pop: Default::default(),
@@ -314,7 +328,12 @@ macro_rules! axi_write_master {
                     one16: Constant::new(1u64.into()),
                     zero16: Constant::new(0u64.into()),
                     wbm_m1: Constant::new((wr_burst_max as u64 - 1).into()),
+                    wbm_one: Constant::new(wr_burst_max == 1),
                     bb64: Constant::new(bb.into()),
+                    one64: Constant::new(1u64.into()),
+                    page_off: Constant::new(0xFFFu64.into()),
+                    page_base: Constant::new((!0xFFFu64).into()),
+                    addr_inc: Default::default(),
                     top_beat: Constant::new((0u64.wrapping_sub(bb)).into()),
                     page_ones: Constant::new(((1u64 << 52) - 1).into()),
                     beat_mask: Constant::new(((4096u64 >> $lg) - 1).into()),
@@ -336,7 +355,7 @@ macro_rules! axi_write_master {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, open, last_in, past_top, aborting, err, f_addr, f_cnt, next_addr, aw_valid, aw_addr,
+                    self, clock, open, last_in, past_top, aborting, err, f_addr, f_cnt, cap_q, next_addr, aw_valid, aw_addr,
                     aw_len, aw1_valid, aw1_addr, aw1_len, w_bursts, b_out, wp, wpd, rp, w_bytes_q
                 );
                 self.ram_data.write_clock.next = self.clock.val();
@@ -361,15 +380,16 @@ macro_rules! axi_write_master {
                 if self.f_cnt.q.val() == self.zero8.val() {
                     self.burst_addr.next = self.beat_addr.val();
                 }
-                // ---- where the burst being filled must close: WR_BURST_MAX beats, or the
+                // ---- where a burst opened by this beat must close (only used when it opens
+                // one, `cap_q` holds it for the beats after): WR_BURST_MAX beats, or the
                 // beat before the 4 KiB boundary (beats left in the page - 1 = the inverted
                 // beat index of its start); in the top page one beat earlier, before the top
                 // beat (a burst starting there is dropped, its cap does not matter)
                 self.boundary_m1.next =
-                    (!self.burst_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
-                self.top_page.next = self.burst_addr.val().get_bits::<52>(12) == self.page_ones.val();
+                    (!self.beat_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
+                self.top_page.next = self.beat_addr.val().get_bits::<52>(12) == self.page_ones.val();
                 if self.top_page.val() {
-                    self.boundary_m1.next = ((!self.burst_addr.val().get_bits::<8>($lg))
+                    self.boundary_m1.next = ((!self.beat_addr.val().get_bits::<8>($lg))
                         & self.beat_mask.val())
                         - self.one8.val();
                 }
@@ -396,10 +416,23 @@ macro_rules! axi_write_master {
                         self.last_in.d.next = true;
                     }
                 }
+                // The burst is full at `cap` beats - 1: for its first beat `cap` is 0 iff
+                // WR_BURST_MAX is 1 or the beat is the page's last before the boundary (in the
+                // top page the one before the top beat), and `cap` is registered for the
+                // beats after it, so the address comparisons are not on the path from a
+                // beat's address to its `closes` and from there to the AW queue.
+                self.idx_inv.next =
+                    (!self.beat_addr.val().get_bits::<8>($lg)) & self.beat_mask.val();
+                self.full_first.next = self.wbm_one.val() | (self.idx_inv.val() == self.zero8.val());
+                if self.top_page.val() {
+                    self.full_first.next = self.wbm_one.val() | (self.idx_inv.val() == self.one8.val());
+                }
+                self.full.next = self.f_cnt.q.val() == self.cap_q.q.val();
+                if self.f_cnt.q.val() == self.zero8.val() {
+                    self.full.next = self.full_first.val();
+                }
                 self.closes.next = self.write.val()
-                    & (self.wr_last.val()
-                        | self.wr_close.val()
-                        | (self.f_cnt.q.val() == self.cap.val()));
+                    & (self.wr_last.val() | self.wr_close.val() | self.full.val());
                 self.ram_data.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
                 self.ram_strb.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
                 self.ram_last.write_address.next = self.wp.q.val().get_bits::<$fa>(0);
@@ -409,11 +442,24 @@ macro_rules! axi_write_master {
                 self.ram_data.write_enable.next = self.write.val();
                 self.ram_strb.write_enable.next = self.write.val();
                 self.ram_last.write_enable.next = self.write.val();
+                // The address after this beat, as a carry-select: the page offset adds a
+                // beat (wrapping at the boundary), the page number increments only when the
+                // beat was the page's last (an unconditional 64-bit increment ripples through
+                // every bit in the generic flow; the selected one is a log-depth tree).
+                self.addr_inc.next = (self.beat_addr.val() & self.page_base.val())
+                    | (((self.beat_addr.val() & self.page_off.val()) + self.bb64.val())
+                        & self.page_off.val());
+                if self.idx_inv.val() == self.zero8.val() {
+                    self.addr_inc.next = (self.beat_addr.val() | self.page_off.val()) + self.one64.val();
+                }
                 if self.write.val() {
                     self.wp.d.next = self.wp.q.val() + self.one_fp.val();
                     self.f_cnt.d.next = self.f_cnt.q.val() + self.one8.val();
                     self.f_addr.d.next = self.burst_addr.val();
-                    self.next_addr.d.next = self.beat_addr.val() + self.bb64.val();
+                    if self.f_cnt.q.val() == self.zero8.val() {
+                        self.cap_q.d.next = self.cap.val();
+                    }
+                    self.next_addr.d.next = self.addr_inc.val();
                 }
                 // ---- AW: a two-entry queue (the presented entry `aw_*`, the one behind it
                 // `aw1_*`); a closing beat is only taken while `aw1` is free, so it always
