@@ -3,7 +3,7 @@
 
 use rust_hdl::core::prelude::*;
 
-use super::table::ENTRY;
+use super::table::{cat, field, ENTRY};
 
 /// The table of a beat `k` ([`super::table::BeatTable`]'s `tab`, registered: `tq`) finished
 /// with the beat `k + 1` behind it (its `tab`, count and last flag), `TW = 16P` bits. Each
@@ -41,10 +41,6 @@ pub struct EntryFinish<const P: usize, const TW: usize> {
     pub tf: Signal<Out, Bits<TW>>,
 }
 
-fn field(v: u64, at: usize, w: usize) -> u64 {
-    (v >> at) & ((1 << w) - 1)
-}
-
 impl<const P: usize, const TW: usize> Logic for EntryFinish<P, TW> {
     fn update(&mut self) {
         let (tq, tn) = (self.tq.val(), self.tn.val());
@@ -77,10 +73,6 @@ impl<const P: usize, const TW: usize> Logic for EntryFinish<P, TW> {
         self.tf.connect();
     }
     fn hdl(&self) -> Verilog {
-        let cat = |mut names: Vec<String>| {
-            names.reverse();
-            names.join(", ")
-        };
         let mut v = format!(
             "wire [6:0] lim = lq ? cq : (ln ? 7'd{P} + cn : 7'd127);\n\
              wire uu_beat = !lq & ln;\n"

@@ -86,8 +86,16 @@ impl<
     }
 }
 
-fn field(v: u64, at: usize, w: usize) -> u64 {
+/// Bits `[at, at + w)` of a table entry.
+pub(super) fn field(v: u64, at: usize, w: usize) -> u64 {
     (v >> at) & ((1 << w) - 1)
+}
+
+/// Verilog concatenation of per-lane or per-entry names given lane 0 first (so lane 0 ends
+/// up in the low bits).
+pub(super) fn cat(mut names: Vec<String>) -> String {
+    names.reverse();
+    names.join(", ")
 }
 
 impl<
@@ -182,11 +190,6 @@ impl<
     fn hdl(&self) -> Verilog {
         let m = Self::M;
         let mut v = String::new();
-        let cat = |names: Vec<String>| {
-            let mut n = names;
-            n.reverse();
-            n.join(", ")
-        };
         // Section 1.
         for i in 0..PW / 8 {
             let terms = (0..8)
