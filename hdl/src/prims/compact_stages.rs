@@ -16,8 +16,9 @@ use super::zero_scan::{join, planes};
 /// counts still needed and the valid flags.
 ///
 /// Section 1 runs stages 0–1, section 2 (from a registered section 1) stages 2–3, section 3
-/// (from a registered section 2) stage 4 and clears the lanes left without an element. A lane whose element moved away keeps a stale copy
-/// and is no longer valid, which is why the final clear is needed.
+/// (from a registered section 2) stage 4 and clears the lanes left without an element. A
+/// lane whose element moved away keeps a stale copy and is no longer valid, which is why the
+/// final clear is needed.
 #[derive(LogicBlock, Default)]
 pub struct CompactStages<const E: usize, const W: usize> {
     /// Section 1's block: 32 lanes of `E` bits.
