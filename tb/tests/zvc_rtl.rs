@@ -130,9 +130,9 @@ fn both_blocks_sustain_one_block_per_cycle_at_any_sparsity() {
                     s.blocks_per_cycle()
                 );
                 // Fill latency is small and fixed (the compressor's pipeline is 10 registers
-                // deep, the decompressor's 19 from a beat to its first block), so end to end
+                // deep, the decompressor's 20 from a beat to its first block), so end to end
                 // is also close to 1.
-                let fill = if what == "compressor" { 12 } else { 20 };
+                let fill = if what == "compressor" { 12 } else { 22 };
                 assert!(
                     s.cycles <= s.blocks + fill,
                     "{what}: {} cycles for {} blocks",

@@ -1,53 +1,11 @@
-//! The decompressor's lane selections: [`LaneShift`] (the repacker's beat placement),
-//! [`HeadPick`] (the block-to-block loop's table lookup) and [`BlockExtract`] (a block out
-//! of two beats). Each is a multiplexer by a small register, written as Verilog `case`s or
-//! one shift so that synthesis sees a plain multiplexer tree.
+//! The decompressor's lane selections: [`HeadPick`] (the block-to-block loop's table
+//! lookup) and [`BlockExtract`] (a block out of two beats). Each is a multiplexer by a small
+//! register, written as Verilog `case`s or one shift so that synthesis sees a plain
+//! multiplexer tree.
 
 use rust_hdl::core::prelude::*;
 
 use super::table::ENTRY;
-
-/// A beat placed `o` lanes up in a 2-beat window, split at lane `P`: `lo` its lanes that
-/// land below `P`, `hi` those that spill over (moved down by `P`). `x`'s lanes are `E` bits,
-/// `PW = P·E`; `o < P`.
-#[derive(LogicBlock, Default)]
-pub struct LaneShift<const P: usize, const E: usize, const PW: usize> {
-    /// The beat (lanes at and above its count zero).
-    pub x: Signal<In, Bits<PW>>,
-    /// Offset in lanes (`< P`).
-    pub o: Signal<In, Bits<7>>,
-    /// `x << o` lanes, lanes `0..P`.
-    pub lo: Signal<Out, Bits<PW>>,
-    /// `x << o` lanes, lanes `P..2P` moved to `0..P`.
-    pub hi: Signal<Out, Bits<PW>>,
-}
-
-impl<const P: usize, const E: usize, const PW: usize> Logic for LaneShift<P, E, PW> {
-    fn update(&mut self) {
-        let o = self.o.val().to_u64() as usize;
-        self.lo.next = self.x.val() << ((o * E) as u64);
-        self.hi.next = if o == 0 {
-            Bits::<PW>::default()
-        } else {
-            self.x.val() >> (((P - o.min(P)) * E) as u64)
-        };
-    }
-    fn connect(&mut self) {
-        assert_eq!(P * E, PW, "LaneShift: PW must be P*E");
-        self.lo.connect();
-        self.hi.connect();
-    }
-    fn hdl(&self) -> Verilog {
-        let lg = E.trailing_zeros();
-        Verilog::Custom(format!(
-            "wire [{w2}:0] w = {{{PW}'d0, x}} << {{o, {lg}'d0}};\n\
-             always @(*) lo = w[{lo_hi}:0];\n\
-             always @(*) hi = w[{w2}:{PW}];\n",
-            w2 = 2 * PW - 1,
-            lo_hi = PW - 1
-        ))
-    }
-}
 
 /// Entry `s` of the loop's copy of the head beat's finished table
 /// ([`super::finish::EntryFinish`]): the next block's lane `nxt` and `nn`, and the block's

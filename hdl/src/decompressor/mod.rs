@@ -7,7 +7,7 @@
 //! popcount if done on the fly. Here it is split up:
 //! 1. [`Repack`]: input beats of any count (1..P) become full beats of `P` lanes (only a
 //!    tensor's last beat may be partial), so a block lies in at most two consecutive beats.
-//!    Two stages and an output register.
+//!    Three stages (one rotation in two registered halves) and an output register.
 //! 2. [`Window`]: per beat, for every start lane `j` the lane where a block starting there
 //!    ends, and so where the next block starts ([`BeatTable`], three stages; a beat waits for
 //!    the next beat's first lanes when its last `M - 1` entries need them); a 4-beat queue;
@@ -25,7 +25,7 @@
 //!    4–3 ([`ExpandStages`]); stages 2–0 and the clearing of unmasked lanes on the way into
 //! 4. the *output buffer*: two block slots, the outputs read from the head.
 //!
-//! Latency: 19 cycles from a beat taken to its first block out when nothing stalls (the
+//! Latency: 20 cycles from a beat taken to its first block out when nothing stalls (the
 //! unpipelined decompressor took 2). Throughput: one block per cycle at any sparsity; a
 //! tensor's last input beat leaves one idle input cycle behind it, and when its last block
 //! straddles two beats the loop spends one cycle dropping the used-up beat.

@@ -6,22 +6,25 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use super::lanes::LaneShift;
-use crate::prims::{EnReg, Thermo};
+use crate::prims::{EnReg, LaneRot, Thermo};
 
-/// Two stages and an output register, moving together while `en`:
+/// Three stages and an output register, moving together while `en`:
 /// 1. *input register*: the beat, its lanes at and above its count cleared; the *offset*
 ///    register (lanes already in the beat being filled) moves by its count: `total = offset
 ///    + count`, modulo `P` (to 0 after a last beat);
-/// 2. the beat placed at the offset ([`LaneShift`]): `lo` fills the beat being filled, `hi`
-///    is what spills into the next one;
-/// 3. the *holding register* `h` (the beat being filled) OR `lo` is a full beat when
+/// 2. the beat rotated up by the offset's bits 0–2 ([`LaneRot`] section 1, mod `P` lanes);
+/// 3. and by its bits 3–5 (section 2): the beat placed at the offset, split by a thermometer
+///    of the offset into `lo` (its lanes at and above the offset: they fill the beat being
+///    filled) and `hi` (below it: what spills into the next one);
+/// 4. the *holding register* `h` (the beat being filled) OR `lo` is a full beat when
 ///    `total ≥ P`, then `h` takes `hi`; a last beat ends the tensor's stream: a beat of
 ///    `total` lanes, or when `total > P` a full beat and then, in the empty slot that always
 ///    follows a last beat (`held_last`: the parent takes no beat behind it), the leftover
 ///    `total - P` lanes.
 ///
-/// Only the offset (a 7-bit adder) and the holding register (a 2:1 choice) feed back.
+/// Only the offset (a 7-bit adder) and the holding register (a 2:1 choice) feed back; the
+/// placement is two registered halves of one rotation (the compressor's packer does the
+/// same), not a barrel shift by the offset in one cycle.
 #[derive(LogicBlock)]
 pub struct Repack<const P: usize, const E: usize, const PW: usize> {
     /// Clock, rising edge.
@@ -54,7 +57,14 @@ pub struct Repack<const P: usize, const E: usize, const PW: usize> {
     v0: DFF<Bit>,
     off: DFF<Bits<7>>,
     th: Thermo<P, E, PW>,
-    sh: LaneShift<P, E, PW>,
+    rot: LaneRot<E, PW>,
+    r1: EnReg<PW>,
+    o1: DFF<Bits<7>>,
+    t1: DFF<Bits<7>>,
+    l1: DFF<Bit>,
+    v1: DFF<Bit>,
+    /// Lanes below stage 2's offset.
+    tho: Thermo<P, E, PW>,
     lo: EnReg<PW>,
     hi: EnReg<PW>,
     t2: DFF<Bits<7>>,
@@ -69,7 +79,7 @@ pub struct Repack<const P: usize, const E: usize, const PW: usize> {
     yvr: DFF<Bit>,
     /// The input register's beat brings the beat being filled to this many lanes.
     tot: Signal<Local, Bits<7>>,
-    /// Stage 3's beat completes the beat being filled.
+    /// Stage 4's beat completes the beat being filled.
     full: Signal<Local, Bit>,
     p7: Constant<Bits<7>>,
     zero7: Constant<Bits<7>>,
@@ -96,7 +106,13 @@ impl<const P: usize, const E: usize, const PW: usize> Default for Repack<P, E, P
             v0: Default::default(),
             off: Default::default(),
             th: Default::default(),
-            sh: Default::default(),
+            rot: Default::default(),
+            r1: Default::default(),
+            o1: Default::default(),
+            t1: Default::default(),
+            l1: Default::default(),
+            v1: Default::default(),
+            tho: Default::default(),
             lo: Default::default(),
             hi: Default::default(),
             t2: Default::default(),
@@ -120,8 +136,11 @@ impl<const P: usize, const E: usize, const PW: usize> Default for Repack<P, E, P
 impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW> {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, c0, l0, v0, off, t2, l2, v2, fl, flc, ycr, ylr, yvr);
+        dff_setup!(
+            self, clock, c0, l0, v0, off, o1, t1, l1, v1, t2, l2, v2, fl, flc, ycr, ylr, yvr
+        );
         self.d0.clock.next = self.clock.val();
+        self.r1.clock.next = self.clock.val();
         self.lo.clock.next = self.clock.val();
         self.hi.clock.next = self.clock.val();
         self.h.clock.next = self.clock.val();
@@ -147,21 +166,34 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
             }
         }
         self.held_last.next = self.v0.q.val() & self.l0.q.val();
-        // ---- stage 2: placed at the offset
-        self.sh.x.next = self.d0.q.val();
-        self.sh.o.next = self.off.q.val();
-        self.lo.d.next = self.sh.lo.val();
-        self.hi.d.next = self.sh.hi.val();
+        // ---- stage 2: rotated by the offset's low bits
+        self.rot.x1.next = self.d0.q.val();
+        self.rot.n1.next = self.off.q.val().get_bits::<3>(0);
+        self.r1.d.next = self.rot.y1.val();
+        self.r1.en.next = self.en.val();
+        self.r1.clr.next = false;
+        if self.en.val() {
+            self.o1.d.next = self.off.q.val();
+            self.t1.d.next = self.tot.val();
+            self.l1.d.next = self.l0.q.val();
+            self.v1.d.next = self.v0.q.val();
+        }
+        // ---- stage 3: and by its high bits: placed at the offset, split there
+        self.rot.x2.next = self.r1.q.val();
+        self.rot.n2.next = self.o1.q.val().get_bits::<3>(3);
+        self.tho.n.next = self.o1.q.val();
+        self.lo.d.next = self.rot.y2.val() & !self.tho.y.val();
+        self.hi.d.next = self.rot.y2.val() & self.tho.y.val();
         self.lo.en.next = self.en.val();
         self.hi.en.next = self.en.val();
         self.lo.clr.next = false;
         self.hi.clr.next = false;
         if self.en.val() {
-            self.t2.d.next = self.tot.val();
-            self.l2.d.next = self.l0.q.val();
-            self.v2.d.next = self.v0.q.val();
+            self.t2.d.next = self.t1.q.val();
+            self.l2.d.next = self.l1.q.val();
+            self.v2.d.next = self.v1.q.val();
         }
-        // ---- stage 3: the beat being filled, the output beat
+        // ---- stage 4: the beat being filled, the output beat
         self.full.next = self.t2.q.val() >= self.p7.val();
         self.h.d.next = self.h.q.val() | self.lo.q.val();
         if self.full.val() {
@@ -199,6 +231,7 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
         }
         if self.clr.val() {
             self.v0.d.next = false;
+            self.v1.d.next = false;
             self.v2.d.next = false;
             self.off.d.next = self.zero7.val();
             self.fl.d.next = false;
