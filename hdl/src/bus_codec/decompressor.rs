@@ -9,9 +9,17 @@
 //!   the rest of the chunk): the block masks of the beat — from the window by the
 //!   [`MaskChain`] when blocks fit in a beat, else the block's mask (read from the window on
 //!   its first beat, then held in `kmask`) shifted to the beat's elements — give the keep
-//!   flags of the beat's lane layout ([`LaneKeep`], the compressor's layout), the
-//!   [`ByteExpand`] network moves the window's bytes there, [`SlotDrop`] takes the data bytes
-//!   out; the kept lanes are the bytes used. A raw chunk keeps every byte.
+//!   flags of the beat's lane layout ([`LaneKeep`], the compressor's layout); the kept lanes
+//!   are the bytes used (their count leaves the buffer in the same cycle, its one loop). The
+//!   window and keep flags are registered (stage M); the next cycle the [`ByteExpand`] network
+//!   moves the window's bytes to the kept lanes and [`SlotDrop`] takes the data bytes out into
+//!   the output register. A raw chunk keeps every byte. The beat's byte count and last-beat
+//!   flag are registered (`ocq`, `lbq`), computed when the previous beat or the command left.
+//! * **Failed beats travel in order**: a beat failing a check at its decode (17a, b, d) goes
+//!   on through stage M marked (`m_bad`, `o_bad`) and nothing more is decoded (`pz`); the
+//!   error rises when it reaches the output register, as for a zero element (17c), so the
+//!   beats before it are checked and delivered first; each carries its chunk's missing bytes
+//!   (`m_miss`, `o_miss`, less the input taken while it waits).
 //! * **Checks** (sticky until `rst`; afterwards every input is taken and dropped and nothing
 //!   more comes out, so the source never hangs): a beat needs more bytes than its chunk has
 //!   left (17a); the chunk's last beat leaves stored bytes unused (17d); mask bits past the
@@ -37,7 +45,7 @@ use super::elem_flags::{ElemFlags, Widen32};
 use super::mask_chain::MaskChain;
 use super::unpack_dp::UnpackDatapath;
 use crate::port_docs::PortDocs;
-use crate::prims::{ByteExpand, EnReg, Mux2, ZeroExtend};
+use crate::prims::{ByteExpand, EnReg, Mux2, PopCount, ZeroExtend};
 
 /// Port documentation of the bus decompressor, in Verilog port order (the `///` comments of
 /// its port fields below).
@@ -118,8 +126,13 @@ macro_rules! bus_decompressor {
             boff: DFF<Bits<5>>,
             kmask: DFF<Bits<32>>,
             kone: DFF<Bit>,
+            ocq: DFF<Bits<8>>,
+            lbq: DFF<Bit>,
+            pz: DFF<Bit>,
             // ---- decode
             oc: BeatCount<$n>,
+            ock: BeatCount<$n>,
+            pc: PopCount<$l, 12, true>,
             chain: MaskChain<$n, $wl>,
             msel: Mux2<32>,
             wid: Widen32<$n>,
@@ -132,8 +145,18 @@ macro_rules! bus_decompressor {
             ox: ZeroExtend<8, 32>,
             bo8: ZeroExtend<5, 8>,
             ic12: ZeroExtend<8, 12>,
+            // ---- the decoded beat's window and keep flags (stage M), expanded into o_data
+            m_win: EnReg<$wl>,
+            m_keep: DFF<Bits<$l>>,
+            m_valid: DFF<Bit>,
+            m_cnt: DFF<Bits<8>>,
+            m_last: DFF<Bit>,
+            m_ef: DFF<Bits<$n>>,
+            m_bad: DFF<Bit>,
+            m_miss: DFF<Bits<32>>,
             // ---- output register and its element check
             o_data: EnReg<$w>,
+            o_bad: DFF<Bit>,
             o_cnt: DFF<Bits<8>>,
             o_last: DFF<Bit>,
             o_valid: DFF<Bit>,
@@ -163,12 +186,21 @@ macro_rules! bus_decompressor {
             dec: Signal<Local, Bit>,
             bad: Signal<Local, Bit>,
             ok: Signal<Local, Bit>,
-            pos: Signal<Local, Bits<12>>,
             take: Signal<Local, Bit>,
             ovalid: Signal<Local, Bit>,
             m_now: Signal<Local, Bits<32>>,
-            t_cnt: Signal<Local, Bits<32>>,
             m_left: Signal<Local, Bits<32>>,
+            mfree: Signal<Local, Bit>,
+            unused_n: Signal<Local, Bits<12>>,
+            mv: Signal<Local, Bit>,
+            orn: Signal<Local, Bits<32>>,
+            c: Signal<Local, Bits<12>>,
+            bml: Signal<Local, Bits<12>>,
+            bi: Signal<Local, Bits<12>>,
+            tin: Signal<Local, Bit>,
+            m_sub: Signal<Local, Bits<32>>,
+            mm_sub: Signal<Local, Bits<32>>,
+            om_sub: Signal<Local, Bits<32>>,
             // ---- constants
             n8: Constant<Bits<8>>,
             n32: Constant<Bits<32>>,
@@ -224,7 +256,12 @@ macro_rules! bus_decompressor {
                     boff: Default::default(),
                     kmask: Default::default(),
                     kone: Default::default(),
+                    ocq: Default::default(),
+                    lbq: Default::default(),
+                    pz: Default::default(),
                     oc: Default::default(),
+                    ock: Default::default(),
+                    pc: Default::default(),
                     chain: Default::default(),
                     msel: Default::default(),
                     wid: Default::default(),
@@ -237,7 +274,16 @@ macro_rules! bus_decompressor {
                     ox: Default::default(),
                     bo8: Default::default(),
                     ic12: Default::default(),
+                    m_win: Default::default(),
+                    m_keep: Default::default(),
+                    m_valid: Default::default(),
+                    m_cnt: Default::default(),
+                    m_last: Default::default(),
+                    m_ef: Default::default(),
+                    m_bad: Default::default(),
+                    m_miss: Default::default(),
                     o_data: Default::default(),
+                    o_bad: Default::default(),
                     o_cnt: Default::default(),
                     o_last: Default::default(),
                     o_valid: Default::default(),
@@ -266,12 +312,21 @@ macro_rules! bus_decompressor {
                     dec: Default::default(),
                     bad: Default::default(),
                     ok: Default::default(),
-                    pos: Default::default(),
                     take: Default::default(),
                     ovalid: Default::default(),
                     m_now: Default::default(),
-                    t_cnt: Default::default(),
                     m_left: Default::default(),
+                    mfree: Default::default(),
+                    unused_n: Default::default(),
+                    mv: Default::default(),
+                    orn: Default::default(),
+                    c: Default::default(),
+                    bml: Default::default(),
+                    bi: Default::default(),
+                    tin: Default::default(),
+                    m_sub: Default::default(),
+                    mm_sub: Default::default(),
+                    om_sub: Default::default(),
                     n8: Constant::new($n.into()),
                     n32: Constant::new($n.into()),
                     l32: Constant::new($l.into()),
@@ -295,10 +350,11 @@ macro_rules! bus_decompressor {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, o_cnt,
+                    self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, ocq,
+                    lbq, pz, m_keep, m_valid, m_cnt, m_last, m_ef, m_bad, m_miss, o_bad, o_cnt,
                     o_last, o_valid, o_ef, err, miss, o_miss
                 );
-                clock!(self, clock, sbuf, o_data);
+                clock!(self, clock, sbuf, m_win, o_data);
                 // ---- the element width (BlockGeom, as in the compressor)
                 self.geom.elem.next = self.elem.val();
                 self.km1.next = self.geom.km1.val();
@@ -306,17 +362,34 @@ macro_rules! bus_decompressor {
                 // Blocks fit in a beat (k = 1). Registered: `elem` is stable a cycle before a
                 // stream, and the combinational children then read a register, not a local.
                 self.kone.d.next = self.km1.val() == self.zero3.val();
-                // ---- the output register and its zero-element check (rule 17c)
+                // ---- the output register: a beat that failed a check at its decode
+                // (`o_bad`), or its zero-element check (rule 17c), raises the error
                 self.ofl.d.next = self.o_data.q.val();
                 self.ofl.cnt.next = self.o_cnt.q.val();
                 self.ofl.elem.next = self.elem.val();
-                self.zbad.next =
-                    self.o_valid.q.val() & (self.o_ef.q.val() & !self.ofl.ef.val()).any();
+                self.zbad.next = self.o_valid.q.val()
+                    & (self.o_bad.q.val() | (self.o_ef.q.val() & !self.ofl.ef.val()).any());
                 self.ovalid.next = self.o_valid.q.val() & !self.zbad.val() & !self.err.q.val();
                 self.ofree.next = !self.o_valid.q.val() | (self.ovalid.val() & self.out_ready.val());
-                // ---- the beat to decode
-                self.oc.x.next = self.orem.q.val();
-                self.lastb.next = self.orem.q.val() <= self.n32.val();
+                // ---- stage M: the decoded beat's window and keep flags, expanded into o_data
+                self.mv.next = self.m_valid.q.val() & self.ofree.val();
+                self.mfree.next = !self.m_valid.q.val() | self.ofree.val();
+                self.exp.d.next = self.m_win.q.val();
+                self.exp.keep.next = self.m_keep.q.val();
+                self.drop.y.next = self.exp.y.val();
+                // The bytes used were counted at the decode (Verilator ignores `*unused*`).
+                self.unused_n.next = self.exp.n.val();
+                self.o_data.d.next = self.drop.d.val();
+                self.o_data.en.next = self.mv.val();
+                self.o_data.clr.next = self.rst.val();
+                if self.mv.val() {
+                    self.o_cnt.d.next = self.m_cnt.q.val();
+                    self.o_last.d.next = self.m_last.q.val();
+                    self.o_ef.d.next = self.m_ef.q.val();
+                    self.o_bad.d.next = self.m_bad.q.val();
+                }
+                // ---- the beat to decode (its byte count and last-beat flag registered)
+                self.lastb.next = self.lbq.q.val();
                 self.first.next = self.bpos.q.val() == self.zero3.val();
                 self.msel.sel.next = self.bpos.q.val() == self.zero3.val();
                 self.msel.a.next = self.sbuf.q.val().get_bits::<32>(0);
@@ -328,13 +401,13 @@ macro_rules! bus_decompressor {
                 self.esel.a.next = self.chain.ef.val();
                 self.esel.b.next = self.wid.y.val();
                 self.keep.ef.next = self.esel.y.val();
-                self.keep.cnt.next = self.oc.y.val();
+                self.keep.cnt.next = self.ocq.q.val();
                 self.keep.elem.next = self.elem.val();
                 self.keep.raw.next = self.craw.q.val();
                 self.keep.first.next = self.bpos.q.val() == self.zero3.val();
-                self.exp.d.next = self.sbuf.q.val().get_bits::<$wl>(0);
-                self.exp.keep.next = self.keep.ykeep.val();
-                self.drop.y.next = self.exp.y.val();
+                // The bytes the beat uses: its kept lanes.
+                self.pc.x.next = self.keep.ykeep.val();
+                self.c.next = self.pc.y.val();
                 // ---- enough bytes: the window's L, or the rest of the chunk
                 self.need.next = self.l12.val();
                 if self.srem.q.val() < self.l32.val() {
@@ -346,7 +419,7 @@ macro_rules! bus_decompressor {
                     self.avail.next = self.srem.q.val().get_bits::<12>(0);
                 }
                 // ---- mask bits past the chunk's end (rule 17b), on its last beat
-                self.lo.next = self.oc.y.val() >> self.elem.val();
+                self.lo.next = self.ocq.q.val() >> self.elem.val();
                 self.hi.next = (self.lo.val() + self.r31.val()) & self.rmask.val();
                 self.t_lo.next = self.all_n.val();
                 if self.lo.val() < self.n8.val() {
@@ -366,34 +439,49 @@ macro_rules! bus_decompressor {
                 if !self.kone.q.val() {
                     self.past.next = (self.msel.y.val() & !self.t_cut.val()).any();
                 }
-                // ---- decode, check
+                // ---- decode, check; a failed beat goes on to the output register marked
+                // (`m_bad`), after the beats before it, and nothing more is decoded (`pz`)
                 self.dec.next = self.act.q.val()
                     & !self.err.q.val()
+                    & !self.pz.q.val()
                     & !self.zbad.val()
-                    & self.ofree.val()
+                    & self.mfree.val()
                     & (self.b.q.val() >= self.need.val());
-                self.cx.x.next = self.exp.n.val();
+                self.cx.x.next = self.pc.y.val();
                 self.bad.next = self.dec.val()
-                    & ((self.exp.n.val() > self.avail.val())
+                    & ((self.c.val() > self.avail.val())
                         | (self.lastb.val() & (self.cx.y.val() != self.srem.q.val()))
                         | (self.lastb.val() & !self.craw.q.val() & self.past.val()));
                 self.ok.next = self.dec.val() & !self.bad.val();
-                if self.bad.val() | self.zbad.val() {
+                if self.zbad.val() {
                     self.err.d.next = true;
                 }
-                self.ox.x.next = self.oc.y.val();
-                self.o_data.d.next = self.drop.d.val();
-                self.o_data.en.next = self.ok.val();
-                self.o_data.clr.next = self.rst.val();
+                if self.bad.val() {
+                    self.pz.d.next = true;
+                }
+                self.m_win.d.next = self.sbuf.q.val().get_bits::<$wl>(0);
+                self.m_win.en.next = self.ok.val();
+                self.m_win.clr.next = self.rst.val();
+                if self.dec.val() {
+                    self.m_bad.d.next = self.bad.val();
+                }
+                // The beat count after this beat (registered for the next one).
+                self.ox.x.next = self.ocq.q.val();
+                self.orn.next = self.orem.q.val() - self.ox.y.val();
+                self.oc.x.next = self.orem.q.val() - self.ox.y.val();
+                self.ock.x.next = self.ck_len.val();
                 if self.ok.val() {
-                    self.o_cnt.d.next = self.oc.y.val();
-                    self.o_last.d.next = self.clast.q.val() & self.lastb.val();
-                    self.o_ef.d.next = self.zero_n.val();
+                    self.m_keep.d.next = self.keep.ykeep.val();
+                    self.m_cnt.d.next = self.ocq.q.val();
+                    self.m_last.d.next = self.clast.q.val() & self.lastb.val();
+                    self.m_ef.d.next = self.zero_n.val();
                     if !self.craw.q.val() {
-                        self.o_ef.d.next = self.esel.y.val() & self.t_lo.val();
+                        self.m_ef.d.next = self.esel.y.val() & self.t_lo.val();
                     }
                     self.srem.d.next = self.srem.q.val() - self.cx.y.val();
-                    self.orem.d.next = self.orem.q.val() - self.ox.y.val();
+                    self.orem.d.next = self.orn.val();
+                    self.ocq.d.next = self.oc.y.val();
+                    self.lbq.d.next = self.orn.val() <= self.n32.val();
                     if self.lastb.val() {
                         self.act.d.next = false;
                     }
@@ -409,54 +497,56 @@ macro_rules! bus_decompressor {
                         }
                     }
                 }
+                self.m_valid.d.next = self.dec.val() | (self.m_valid.q.val() & !self.ofree.val());
                 self.o_valid.d.next =
-                    self.ok.val() | (self.o_valid.q.val() & !(self.ovalid.val() & self.out_ready.val()));
+                    self.mv.val() | (self.o_valid.q.val() & !(self.ovalid.val() & self.out_ready.val()));
                 // ---- the next chunk's command
                 self.ck_ready.next = !self.err.q.val()
+                    & !self.pz.q.val()
                     & !self.rst.val()
                     & (!self.act.q.val() | (self.ok.val() & self.lastb.val()));
                 if self.ck_valid.val() & self.ck_ready.val() {
                     self.act.d.next = true;
                     self.srem.d.next = self.ck_stored.val();
                     self.orem.d.next = self.ck_len.val();
+                    self.ocq.d.next = self.ock.y.val();
+                    self.lbq.d.next = self.ck_len.val() <= self.n32.val();
                     self.craw.d.next = self.ck_raw.val();
                     self.clast.d.next = self.ck_last.val();
                     self.bpos.d.next = self.zero3.val();
                     self.boff.d.next = self.zero5.val();
                 }
                 // ---- the input buffer
-                self.pos.next = self.b.q.val();
-                if self.ok.val() {
-                    self.pos.next = self.b.q.val() - self.exp.n.val();
-                }
-                // A beat fits when at most L of the buffer's L + N bytes stay held.
-                self.in_ready.next = !self.rst.val() & (self.err.q.val() | (self.pos.val() <= self.l12.val()));
-                self.take.next = self.in_valid.val() & self.in_ready.val() & !self.err.q.val();
+                // A beat fits when at most L of the buffer's L + N bytes stay held: the held
+                // bytes less the decoded beat's (at most `b`), compared without subtracting.
+                self.bml.next = self.b.q.val() - self.l12.val();
+                self.in_ready.next = !self.rst.val()
+                    & (self.err.q.val()
+                        | (self.b.q.val() <= self.l12.val())
+                        | (self.ok.val() & (self.c.val() >= self.bml.val())));
+                self.tin.next = self.in_valid.val() & self.in_ready.val();
+                self.take.next = self.tin.val() & !self.err.q.val();
                 self.udp.sbuf.next = self.sbuf.q.val();
+                self.udp.held.next = self.b.q.val();
                 self.udp.cons.next = self.zero12.val();
                 if self.ok.val() {
-                    self.udp.cons.next = self.exp.n.val();
+                    self.udp.cons.next = self.c.val();
                 }
-                self.udp.take.next = self.take.val();
                 self.udp.in_data.next = self.in_data.val();
-                self.udp.in_cnt.next = self.in_cnt.val();
-                self.udp.pos.next = self.pos.val();
                 self.sbuf.d.next = self.udp.nxt.val();
                 self.sbuf.en.next = self.ok.val() | self.take.val();
                 self.sbuf.clr.next = self.rst.val();
                 self.ic12.x.next = self.in_cnt.val();
-                self.b.d.next = self.pos.val();
+                self.bi.next = self.b.q.val() + self.ic12.y.val();
+                self.b.d.next = self.b.q.val() - self.udp.cons.val();
                 if self.take.val() {
-                    self.b.d.next = self.pos.val() + self.ic12.y.val();
+                    self.b.d.next = self.bi.val() - self.udp.cons.val();
                 }
                 // ---- a failed chunk's stored bytes not yet in (`miss`: its error waits)
                 self.ic32.x.next = self.in_cnt.val();
-                self.t_cnt.next = self.zero32.val();
-                if self.in_valid.val() & self.in_ready.val() {
-                    self.t_cnt.next = self.ic32.y.val();
-                }
                 // The open chunk's missing bytes; a decoded beat keeps them (srem and b both
-                // lose its bytes) for its zero-element check on the output register.
+                // lose its bytes), less the input that comes while it waits in stage M and on
+                // the output register, for its checks there.
                 self.m_now.next = self.zero32.val();
                 if self.srem.q.val() > self.bx.y.val() {
                     self.m_now.next = self.srem.q.val() - self.bx.y.val();
@@ -467,24 +557,49 @@ macro_rules! bus_decompressor {
                 if self.err.q.val() {
                     self.m_now.next = self.miss.q.val();
                 }
-                self.m_left.next = self.zero32.val();
-                if self.m_now.val() > self.t_cnt.val() {
-                    self.m_left.next = self.m_now.val() - self.t_cnt.val();
+                // Less an input beat taken this cycle: both ways computed, the late handshake
+                // only selects.
+                self.m_sub.next = self.zero32.val();
+                if self.m_now.val() > self.ic32.y.val() {
+                    self.m_sub.next = self.m_now.val() - self.ic32.y.val();
                 }
-                if self.ok.val() {
-                    self.o_miss.d.next = self.m_left.val();
+                self.mm_sub.next = self.zero32.val();
+                if self.m_miss.q.val() > self.ic32.y.val() {
+                    self.mm_sub.next = self.m_miss.q.val() - self.ic32.y.val();
                 }
-                if self.bad.val() | self.zbad.val() | self.err.q.val() {
+                self.om_sub.next = self.zero32.val();
+                if self.o_miss.q.val() > self.ic32.y.val() {
+                    self.om_sub.next = self.o_miss.q.val() - self.ic32.y.val();
+                }
+                self.m_left.next = self.m_now.val();
+                if self.tin.val() {
+                    self.m_left.next = self.m_sub.val();
+                    self.m_miss.d.next = self.mm_sub.val();
+                    self.o_miss.d.next = self.om_sub.val();
+                }
+                if self.mv.val() {
+                    self.o_miss.d.next = self.m_miss.q.val();
+                    if self.tin.val() {
+                        self.o_miss.d.next = self.mm_sub.val();
+                    }
+                }
+                if self.dec.val() {
+                    self.m_miss.d.next = self.m_left.val();
+                }
+                if self.zbad.val() | self.err.q.val() {
                     self.miss.d.next = self.m_left.val();
                 }
                 self.starve.next = self.act.q.val()
                     & !self.err.q.val()
+                    & !self.pz.q.val()
                     & !self.zbad.val()
                     & (self.b.q.val() < self.need.val());
                 if self.rst.val() {
                     self.miss.d.next = self.zero32.val();
                     self.b.d.next = self.zero12.val();
                     self.act.d.next = false;
+                    self.pz.d.next = false;
+                    self.m_valid.d.next = false;
                     self.o_valid.d.next = false;
                     self.err.d.next = false;
                     self.bpos.d.next = self.zero3.val();
