@@ -111,6 +111,8 @@ pub enum CtlState {
     /// The header's quarters into the metadata CRC, which is then written after the index
     /// (COMPRESS) or compared with the stored one (DECOMPRESS).
     MetaHdr,
+    /// DECOMPRESS: the next index window's bounds settle into their registers.
+    IdxWait,
     /// DECOMPRESS: request the next index window.
     IdxWin,
     /// DECOMPRESS: a window's index is in: its payload, or the error of its entry 0.
