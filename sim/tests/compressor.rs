@@ -37,8 +37,8 @@ fn all_non_zero_block_packs_mask_then_elements() {
     assert_eq!(beat[0], 0xFFFF_FFFF, "mask lane");
     assert_eq!(&beat[1..], &block[..], "element lanes");
     assert_eq!((count, last), (33, true));
-    // Eight register stages from the input to the output buffer (docs/ARCHITECTURE.md).
-    assert!(cycles <= 8, "latency {cycles} cycles");
+    // Ten register stages from the input to the output buffer (docs/ARCHITECTURE.md).
+    assert!(cycles <= 10, "latency {cycles} cycles");
 }
 
 #[test]

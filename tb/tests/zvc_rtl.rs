@@ -129,10 +129,10 @@ fn both_blocks_sustain_one_block_per_cycle_at_any_sparsity() {
                     nonzero * 25,
                     s.blocks_per_cycle()
                 );
-                // Fill latency is small and fixed (the compressor's pipeline is 8 registers
-                // deep, the decompressor's 18 from a beat to its first block), so end to end
+                // Fill latency is small and fixed (the compressor's pipeline is 10 registers
+                // deep, the decompressor's 19 from a beat to its first block), so end to end
                 // is also close to 1.
-                let fill = if what == "compressor" { 10 } else { 20 };
+                let fill = if what == "compressor" { 12 } else { 20 };
                 assert!(
                     s.cycles <= s.blocks + fill,
                     "{what}: {} cycles for {} blocks",

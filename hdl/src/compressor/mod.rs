@@ -3,26 +3,29 @@
 //!
 //! A block's lanes are its mask (`M = 32/E` lanes) then its non-zero elements, `L = M + pop`
 //! lanes; blocks are packed back to back into beats of `P = 32 + M` lanes. Pipeline (one
-//! block per cycle at any sparsity while `out_ready`; 8 cycles from a block to its beat):
+//! block per cycle at any sparsity while `out_ready`; 10 cycles from a block to its beat):
 //! 1. *Input register* (`r1`): the raw block.
 //! 2. *A*: the mask (lane `i` non-zero) and the first two steps of the zero-count scan
 //!    ([`ZeroScan`]: a Hillis–Steele prefix count, bit-sliced).
 //! 3. *B*: scan steps 2 and 3. 4. *C*: scan step 4: every lane's number of zero elements at
 //!    or below it, and the block's zero count.
-//! 5. *D*: compaction network stages 0–2 ([`CompactStages`]: each non-zero element moves down
+//! 5. *D*: compaction network stages 0–1 ([`CompactStages`]: each non-zero element moves down
 //!    by its zero count, bit `k` at stage `k`, the count travelling with it).
-//! 6. *E*: stages 3–4, zero lanes cleared, the encoded block `{data, mask}`; and where it goes:
+//! 6. *N*: network stages 2–3.
+//! 7. *E*: stage 4, zero lanes cleared, the encoded block `{data, mask}`; and where it goes:
 //!    the *offset* register holds the lanes already in the beat being filled, so the block
 //!    brings the beat to `total = offset + L` lanes. `total ≥ P` (or the tensor's last block)
 //!    closes the beat (`emits`); `total > P` leaves `total - P` lanes over.
-//! 7. *G*: the encoded block shifted up by the offset, split at lane `P` into the lanes that
-//!    fill the beat (`lo`) and those above it (`hi`).
-//! 8. *Holding register* (`h`, the beat being filled) OR `lo`: when the block closes the beat,
-//!    that is the beat and `h` takes `hi` (or clears); otherwise `h` takes it. A last block
-//!    that overflows owes a second beat with its `total - P` leftover lanes: a last block
-//!    always leaves an empty slot behind it in the pipeline (`in_ready` drops for one cycle
-//!    after it), in which the leftover beat is made. Unused lanes of a partial beat are zero.
-//! 9. *Output buffer*: two beat slots (`b0`, `b1`), the outputs read from the head.
+//! 8. *F*: the encoded block rotated up by bits 0–2 of the offset ([`LaneRot`], over `P`
+//!    lanes). 9. *G*: rotated by bits 3–5 too, and the lanes below the offset flagged: at and
+//!    above the offset the lanes that fill the beat (`lo`), below it those of the next beat
+//!    (`hi`, the block's lanes above `P - offset`).
+//! 10. *Holding register* (`h`, the beat being filled) OR `lo`: when the block closes the beat,
+//!     that is the beat and `h` takes `hi` (or clears); otherwise `h` takes it. A last block
+//!     that overflows owes a second beat with its `total - P` leftover lanes: a last block
+//!     always leaves an empty slot behind it in the pipeline (`in_ready` drops for one cycle
+//!     after it), in which the leftover beat is made. Unused lanes of a partial beat are zero.
+//! 11. *Output buffer*: two beat slots (`b0`, `b1`), the outputs read from the head.
 //!
 //! Only the offset register and the holding register feed back on themselves, through one
 //! small adder and one 2:1 choice respectively; everything wide is feed-forward.
@@ -43,7 +46,7 @@ use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
 use crate::port_docs::PortDocs;
-use crate::prims::{CompactStages, EnReg, Join, LaneAny, ZeroScan};
+use crate::prims::{CompactStages, EnReg, Join, LaneAny, LaneMask, LaneRot, Thermo, ZeroScan};
 use crate::steer::CNT;
 
 mod datapath;

@@ -75,8 +75,8 @@ fn e8_full_rate_matches_reference() {
     let t = vec![mixed_tensor(&mut rng, 8, 12)];
     let (out, cycles) = run8(&t, 100, 100, 7);
     assert_eq!(out, expected(&t, 8));
-    // One block per cycle: 12 blocks, 8 cycles of latency, one flush beat at most.
-    assert!(cycles <= 12 + 9, "took {cycles} cycles for 12 blocks");
+    // One block per cycle: 12 blocks, 10 cycles of latency, one flush beat at most.
+    assert!(cycles <= 12 + 11, "took {cycles} cycles for 12 blocks");
 }
 
 #[test]
@@ -87,7 +87,10 @@ fn e8_sustains_one_block_per_cycle_over_back_to_back_tensors() {
     let t: Vec<_> = (0..4).map(|_| mixed_tensor(&mut rng, 8, 100)).collect();
     let (out, cycles) = run8(&t, 100, 100, 12);
     assert_eq!(out, expected(&t, 8));
-    assert!(cycles <= 400 + 4 + 9, "took {cycles} cycles for 400 blocks");
+    assert!(
+        cycles <= 400 + 4 + 11,
+        "took {cycles} cycles for 400 blocks"
+    );
 }
 
 #[test]

@@ -56,29 +56,46 @@ macro_rules! zvc_compressor_top {
             vc: DFF<Bit>,
             lc: DFF<Bit>,
             zeros_c: DFF<Bits<CNT>>,
-            // --- D: network stages 0..3
+            // --- D: network stages 0..2
             xd: EnReg<$bw>,
             md: EnReg<32>,
-            zd: EnReg<64>,
+            zd: EnReg<96>,
             vd: EnReg<32>,
             v_d: DFF<Bit>,
             l_d: DFF<Bit>,
             zeros_d: DFF<Bits<CNT>>,
+            // --- N: network stages 2..4
+            xn: EnReg<$bw>,
+            mn: EnReg<32>,
+            zn: EnReg<32>,
+            vn: EnReg<32>,
+            v_n: DFF<Bit>,
+            l_n: DFF<Bit>,
+            zeros_n: DFF<Bits<CNT>>,
             // --- the offset of the next block in the beat being filled
             off: DFF<Bits<CNT>>,
-            // --- E: network stages 3..5, the encoded block and where it goes
+            // --- E: network stage 4, the encoded block and where it goes
             enc: EnReg<$pw>,
             v_e: DFF<Bit>,
             l_e: DFF<Bit>,
-            off_e: DFF<Bits<CNT>>,
-            hoff_e: DFF<Bits<CNT>>,
+            /// The offset (`< P`, 7 bits).
+            off_e: DFF<Bits<7>>,
             tot_e: DFF<Bits<CNT>>,
             rem_e: DFF<Bits<CNT>>,
             emits_e: DFF<Bit>,
             over_e: DFF<Bit>,
-            // --- G: the encoded block shifted into place
-            lo: EnReg<$pw>,
-            hi: EnReg<$pw>,
+            // --- F: the encoded block rotated by bits 0..3 of its offset
+            sf: EnReg<$pw>,
+            v_f: DFF<Bit>,
+            l_f: DFF<Bit>,
+            off_f: DFF<Bits<7>>,
+            tot_f: DFF<Bits<CNT>>,
+            rem_f: DFF<Bits<CNT>>,
+            emits_f: DFF<Bit>,
+            over_f: DFF<Bit>,
+            // --- G: the encoded block rotated into place, the lanes below the offset
+            sg: EnReg<$pw>,
+            lt_g: EnReg<$p>,
             v_g: DFF<Bit>,
             l_g: DFF<Bit>,
             tot_g: DFF<Bits<CNT>>,
@@ -174,18 +191,32 @@ macro_rules! zvc_compressor_top {
                     v_d: Default::default(),
                     l_d: Default::default(),
                     zeros_d: Default::default(),
+                    xn: Default::default(),
+                    mn: Default::default(),
+                    zn: Default::default(),
+                    vn: Default::default(),
+                    v_n: Default::default(),
+                    l_n: Default::default(),
+                    zeros_n: Default::default(),
                     off: Default::default(),
                     enc: Default::default(),
                     v_e: Default::default(),
                     l_e: Default::default(),
                     off_e: Default::default(),
-                    hoff_e: Default::default(),
                     tot_e: Default::default(),
                     rem_e: Default::default(),
                     emits_e: Default::default(),
                     over_e: Default::default(),
-                    lo: Default::default(),
-                    hi: Default::default(),
+                    sf: Default::default(),
+                    v_f: Default::default(),
+                    l_f: Default::default(),
+                    off_f: Default::default(),
+                    tot_f: Default::default(),
+                    rem_f: Default::default(),
+                    emits_f: Default::default(),
+                    over_f: Default::default(),
+                    sg: Default::default(),
+                    lt_g: Default::default(),
                     v_g: Default::default(),
                     l_g: Default::default(),
                     tot_g: Default::default(),
@@ -232,8 +263,10 @@ macro_rules! zvc_compressor_top {
             fn update(&mut self) {
                 dff_setup!(
                     self, clock, v1, l1, va, la, vb, lb, vc, lc, zeros_c, v_d, l_d, zeros_d,
-                    off, v_e, l_e, off_e, hoff_e, tot_e, rem_e, emits_e, over_e, v_g, l_g,
-                    tot_g, rem_g, emits_g, over_g, flush, fcnt, c0, c1, e0, e1, wr, rd, cnt, pg, we0, we1, hen_g, hclr_g
+                    v_n, l_n, zeros_n, off, v_e, l_e, off_e, tot_e, rem_e, emits_e, over_e,
+                    v_f, l_f, off_f, tot_f, rem_f, emits_f, over_f, v_g, l_g, tot_g, rem_g,
+                    emits_g, over_g, flush, fcnt, c0, c1, e0, e1, wr, rd, cnt, pg, we0, we1,
+                    hen_g, hclr_g
                 );
                 // ---- control: the whole pipeline moves together while the output buffer
                 // has a free slot; registers only decide it (no path from `out_ready`).
@@ -266,9 +299,14 @@ macro_rules! zvc_compressor_top {
                 self.md.clock.next = self.clock.val();
                 self.zd.clock.next = self.clock.val();
                 self.vd.clock.next = self.clock.val();
+                self.xn.clock.next = self.clock.val();
+                self.mn.clock.next = self.clock.val();
+                self.zn.clock.next = self.clock.val();
+                self.vn.clock.next = self.clock.val();
                 self.enc.clock.next = self.clock.val();
-                self.lo.clock.next = self.clock.val();
-                self.hi.clock.next = self.clock.val();
+                self.sf.clock.next = self.clock.val();
+                self.sg.clock.next = self.clock.val();
+                self.lt_g.clock.next = self.clock.val();
                 self.h.clock.next = self.clock.val();
                 self.b0.clock.next = self.clock.val();
                 self.b1.clock.next = self.clock.val();
@@ -286,9 +324,14 @@ macro_rules! zvc_compressor_top {
                 self.md.d.next = self.mc.q.val();
                 self.zd.d.next = self.dp.zd_next.val();
                 self.vd.d.next = self.dp.vd_next.val();
+                self.xn.d.next = self.dp.xn_next.val();
+                self.mn.d.next = self.md.q.val();
+                self.zn.d.next = self.dp.zn_next.val();
+                self.vn.d.next = self.dp.vn_next.val();
                 self.enc.d.next = self.dp.enc_next.val();
-                self.lo.d.next = self.dp.lo_next.val();
-                self.hi.d.next = self.dp.hi_next.val();
+                self.sf.d.next = self.dp.sf_next.val();
+                self.sg.d.next = self.dp.sg_next.val();
+                self.lt_g.d.next = self.dp.lt_next.val();
                 self.h.d.next = self.dp.h_next.val();
                 self.b0.d.next = self.dp.o_next.val();
                 self.b1.d.next = self.dp.o_next.val();
@@ -309,9 +352,14 @@ macro_rules! zvc_compressor_top {
                 self.md.en.next = self.adv.val();
                 self.zd.en.next = self.adv.val();
                 self.vd.en.next = self.adv.val();
+                self.xn.en.next = self.adv.val();
+                self.mn.en.next = self.adv.val();
+                self.zn.en.next = self.adv.val();
+                self.vn.en.next = self.adv.val();
                 self.enc.en.next = self.adv.val();
-                self.lo.en.next = self.adv.val();
-                self.hi.en.next = self.adv.val();
+                self.sf.en.next = self.adv.val();
+                self.sg.en.next = self.adv.val();
+                self.lt_g.en.next = self.adv.val();
                 self.h.en.next = self.adv.val() & self.hen_g.q.val();
                 self.b0.en.next = self.we0.q.val();
                 self.b1.en.next = self.we1.q.val();
@@ -329,9 +377,14 @@ macro_rules! zvc_compressor_top {
                 self.md.clr.next = false;
                 self.zd.clr.next = false;
                 self.vd.clr.next = false;
+                self.xn.clr.next = false;
+                self.mn.clr.next = false;
+                self.zn.clr.next = false;
+                self.vn.clr.next = false;
                 self.enc.clr.next = false;
-                self.lo.clr.next = false;
-                self.hi.clr.next = false;
+                self.sf.clr.next = false;
+                self.sg.clr.next = false;
+                self.lt_g.clr.next = false;
                 self.h.clr.next = (self.adv.val() & self.hclr_g.q.val()) | self.rst.val();
                 self.b0.clr.next = false;
                 self.b1.clr.next = false;
@@ -343,17 +396,21 @@ macro_rules! zvc_compressor_top {
                 self.dp.mc.next = self.mc.q.val();
                 self.dp.zc.next = self.zc.q.val();
                 self.dp.xd.next = self.xd.q.val();
-                self.dp.md.next = self.md.q.val();
                 self.dp.zd.next = self.zd.q.val();
                 self.dp.vd.next = self.vd.q.val();
-                self.dp.zeros.next = self.zeros_d.q.val();
-                self.dp.last.next = self.l_d.q.val();
+                self.dp.xn.next = self.xn.q.val();
+                self.dp.mn.next = self.mn.q.val();
+                self.dp.zn.next = self.zn.q.val();
+                self.dp.vn.next = self.vn.q.val();
+                self.dp.zeros.next = self.zeros_n.q.val();
+                self.dp.last.next = self.l_n.q.val();
                 self.dp.off.next = self.off.q.val();
                 self.dp.enc.next = self.enc.q.val();
-                self.dp.off_e.next = self.off_e.q.val();
-                self.dp.hoff_e.next = self.hoff_e.q.val();
-                self.dp.lo.next = self.lo.q.val();
-                self.dp.hi.next = self.hi.q.val();
+                self.dp.off_e.next = self.off_e.q.val().get_bits::<3>(0);
+                self.dp.sf.next = self.sf.q.val();
+                self.dp.off_f.next = self.off_f.q.val();
+                self.dp.sg.next = self.sg.q.val();
+                self.dp.lt_g.next = self.lt_g.q.val();
                 self.dp.valid_g.next = self.v_g.q.val();
                 self.dp.emits_g.next = self.emits_g.q.val();
                 self.dp.h.next = self.h.q.val();
@@ -372,32 +429,41 @@ macro_rules! zvc_compressor_top {
                     self.v_d.d.next = self.vc.q.val();
                     self.l_d.d.next = self.lc.q.val();
                     self.zeros_d.d.next = self.zeros_c.q.val();
-                    // The offset register follows the blocks leaving D.
-                    if self.v_d.q.val() {
+                    self.v_n.d.next = self.v_d.q.val();
+                    self.l_n.d.next = self.l_d.q.val();
+                    self.zeros_n.d.next = self.zeros_d.q.val();
+                    // The offset register follows the blocks leaving N.
+                    if self.v_n.q.val() {
                         self.off.d.next = self.dp.off_next.val();
                     }
-                    self.v_e.d.next = self.v_d.q.val();
-                    self.l_e.d.next = self.l_d.q.val();
-                    self.off_e.d.next = self.off.q.val();
-                    self.hoff_e.d.next = self.dp.hoff.val();
+                    self.v_e.d.next = self.v_n.q.val();
+                    self.l_e.d.next = self.l_n.q.val();
+                    self.off_e.d.next = self.off.q.val().get_bits::<7>(0);
                     self.tot_e.d.next = self.dp.total.val();
                     self.rem_e.d.next = self.dp.rem.val();
                     self.emits_e.d.next = self.dp.emits.val();
                     self.over_e.d.next = self.dp.over.val();
-                    self.v_g.d.next = self.v_e.q.val();
-                    self.l_g.d.next = self.l_e.q.val();
-                    self.tot_g.d.next = self.tot_e.q.val();
-                    self.rem_g.d.next = self.rem_e.q.val();
-                    self.emits_g.d.next = self.emits_e.q.val();
-                    self.over_g.d.next = self.over_e.q.val();
+                    self.v_f.d.next = self.v_e.q.val();
+                    self.l_f.d.next = self.l_e.q.val();
+                    self.off_f.d.next = self.off_e.q.val();
+                    self.tot_f.d.next = self.tot_e.q.val();
+                    self.rem_f.d.next = self.rem_e.q.val();
+                    self.emits_f.d.next = self.emits_e.q.val();
+                    self.over_f.d.next = self.over_e.q.val();
+                    self.v_g.d.next = self.v_f.q.val();
+                    self.l_g.d.next = self.l_f.q.val();
+                    self.tot_g.d.next = self.tot_f.q.val();
+                    self.rem_g.d.next = self.rem_f.q.val();
+                    self.emits_g.d.next = self.emits_f.q.val();
+                    self.over_g.d.next = self.over_f.q.val();
                     // What stage G's next slot will do: a block that stays in the beat loads
                     // `h`, one that closes it exactly clears it, and so does the flush slot
                     // behind an overflowing last block.
-                    self.hen_g.d.next = self.v_e.q.val()
-                        & (!self.emits_e.q.val() | self.over_e.q.val());
-                    self.hclr_g.d.next = (self.v_e.q.val()
-                        & self.emits_e.q.val()
-                        & !self.over_e.q.val())
+                    self.hen_g.d.next = self.v_f.q.val()
+                        & (!self.emits_f.q.val() | self.over_f.q.val());
+                    self.hclr_g.d.next = (self.v_f.q.val()
+                        & self.emits_f.q.val()
+                        & !self.over_f.q.val())
                         | self.owes_flush.val();
                     // ---- packer: stage G's block joins the beat being filled
                     if self.v_g.q.val() {
@@ -442,7 +508,7 @@ macro_rules! zvc_compressor_top {
                 self.wr_n.next = self.wr.q.val() ^ self.put.val();
                 self.pg_n.next = self.pg.q.val();
                 if self.adv.val() {
-                    self.pg_n.next = (self.v_e.q.val() & self.emits_e.q.val())
+                    self.pg_n.next = (self.v_f.q.val() & self.emits_f.q.val())
                         | self.owes_flush.val();
                 }
                 if self.rst.val() {
@@ -467,7 +533,9 @@ macro_rules! zvc_compressor_top {
                     self.vb.d.next = false;
                     self.vc.d.next = false;
                     self.v_d.d.next = false;
+                    self.v_n.d.next = false;
                     self.v_e.d.next = false;
+                    self.v_f.d.next = false;
                     self.v_g.d.next = false;
                     self.off.d.next = self.zero_cnt.val();
                     self.flush.d.next = false;

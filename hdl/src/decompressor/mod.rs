@@ -12,9 +12,10 @@
 //!    ends, and so where the next block starts ([`BeatTable`], three stages; a beat waits for
 //!    the next beat's first lanes when its last `M - 1` entries need them); a 4-beat queue;
 //!    a stage where each entry learns from the beat behind it whether the next block is the
-//!    last to start in its beat (`nn`); the *loop*: a start-lane register `s` and a copy of
-//!    the head beat's table, the next start a table lookup, dropping the head beat (decided
-//!    a block ahead, from `nn`) when the next block starts in a later beat.
+//!    last to start in its beat (`nn`), and a register of that finished table; the *loop*:
+//!    a start-lane register `s` and a copy of the head beat's table, the next start a table
+//!    lookup, dropping the head beat (decided a block ahead, from `nn`) when the next block
+//!    starts in a later beat.
 //! 3. The block pipeline, one block per cycle: *X0* the two beats the block lies in, its start
 //!    and end (truncation and the tensor's last block are decided here); *X1* its mask and its
 //!    lanes shifted by `8·⌊s/8⌋ + M` ([`BlockExtract`]); *X2* the remaining `s mod 8` lanes:
@@ -24,7 +25,7 @@
 //!    4–3 ([`ExpandStages`]); stages 2–0 and the clearing of unmasked lanes on the way into
 //! 4. the *output buffer*: two block slots, the outputs read from the head.
 //!
-//! Latency: 18 cycles from a beat taken to its first block out when nothing stalls (the
+//! Latency: 19 cycles from a beat taken to its first block out when nothing stalls (the
 //! unpipelined decompressor took 2). Throughput: one block per cycle at any sparsity; a
 //! tensor's last input beat leaves one idle input cycle behind it, and when its last block
 //! straddles two beats the loop spends one cycle dropping the used-up beat.

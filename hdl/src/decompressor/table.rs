@@ -19,7 +19,9 @@ pub const ENTRY: usize = 16;
 ///   (8 bits each), and the popcounts of the beat's first `t·E/8` bytes for `t = 1..M`
 ///   (`pre`, 8 bits each, zero above);
 /// * section 3 (`sm_q`, the beat's count `c3` → `raw`): per entry `e = j + M + sm` (7 bits),
-///   `e - P` (7 bits, mod 128), `e ≥ P` (bit 14) and `e ≥ c3` (bit 15);
+///   `e - P` (7 bits, mod 128), `e ≥ P` (bit 14) and `e ≥ c3` (bit 15); and the entries'
+///   `pp` (below) as two vectors, `ge3` for a beat that is not the last and `gc3` for one
+///   that is, so that the stage after section 4 can read a beat's `pp` bits from registers;
 /// * section 4 (`raw_h`, the beat's last flag `l`, the next beat's `pre_n` → `tab`): per
 ///   entry its end (bits 0..7), the next block's lane `nxt` (bits 7..14) and `pp` (bit 14:
 ///   the next block starts in a later beat). In a beat that is not the last, `pp = end ≥ P`
@@ -52,6 +54,10 @@ pub struct BeatTable<
     pub c3: Signal<In, Bits<7>>,
     /// Section 3: per entry `e`, `e - P`, `e ≥ P`, `e ≥ c3`.
     pub raw: Signal<Out, Bits<TW>>,
+    /// Section 3: entry `j`'s `pp` in bit `j` if the beat is not the last.
+    pub ge3: Signal<Out, Bits<P>>,
+    /// Section 3: entry `j`'s `pp` in bit `j` if the beat is the last.
+    pub gc3: Signal<Out, Bits<P>>,
     /// Section 4: a registered `raw`.
     pub raw_h: Signal<In, Bits<TW>>,
     /// Section 4: the beat is the tensor's last.
@@ -142,6 +148,13 @@ impl<
             raw.set_bits::<16>(ENTRY * j, (e | sub << 7 | ge << 14 | gec << 15).into());
         }
         self.raw.next = raw;
+        let pp_vec = |bit: usize| {
+            (0..P).fold(Bits::<P>::default(), |v, j| {
+                v.replace_bit(j, Self::straddles(j) || raw.get_bit(ENTRY * j + bit))
+            })
+        };
+        self.ge3.next = pp_vec(14);
+        self.gc3.next = pp_vec(15);
         // Section 4.
         let l = self.l.val();
         let pre_n = self.pre_n.val().to_u64();
@@ -185,6 +198,8 @@ impl<
         self.sm.connect();
         self.pre.connect();
         self.raw.connect();
+        self.ge3.connect();
+        self.gc3.connect();
         self.tab.connect();
     }
     fn hdl(&self) -> Verilog {
@@ -242,6 +257,18 @@ impl<
         }
         let names = (0..P).map(|j| format!("raw{j}")).collect();
         v.push_str(&format!("always @(*) raw = {{{}}};\n", cat(names)));
+        for (name, bit) in [("ge3", 14), ("gc3", 15)] {
+            let pps = (0..P)
+                .map(|j| {
+                    if Self::straddles(j) {
+                        "1'b1".to_string()
+                    } else {
+                        format!("raw{j}[{bit}]")
+                    }
+                })
+                .collect();
+            v.push_str(&format!("always @(*) {name} = {{{}}};\n", cat(pps)));
+        }
         // Section 4.
         for j in 0..P {
             let (e, sub, ge, gec) = (

@@ -17,9 +17,13 @@ use crate::prims::{EnReg, Join, Mux2, Ring4};
 /// 3. *held beat* `H`: per start lane `j + M + popcount` and derived values. A beat waits
 ///    here until the next beat arrives (unless it is a tensor's last), because a block
 ///    starting in its last `M - 1` lanes has mask lanes in the next beat;
-/// 4. *Q*: the completed table, to which the beat now in `H` adds each entry's `nn` (the
-///    next block is the last to start in its beat: section 5);
-/// 5. the *beat queue*: 4 entries (beat, count, last flag, table).
+/// 4. *Q*: the completed table, which [`EntryFinish`] finishes with what it reads of the
+///    beat now in `H` (each entry's `nn`: the next block is the last to start in its beat),
+///    all from registers: `geh`/`gch` (that beat's `pp` bits) and `limq`/`uuq`/`cnq`, set
+///    as the two beats move up;
+/// 5. *F*: the finished table ([`EntryFinish`] of Q's), registered so that the queue's
+///    four slots load from flip-flops;
+/// 6. the *beat queue*: 4 entries (beat, last flag, finished table).
 ///
 /// The *loop*: `s`, the block's start lane in the head beat, selects an entry of `ht`, a
 /// copy of the head beat's table (`nxt` and `nn` per entry), and `lst` says that block is
@@ -86,15 +90,29 @@ pub struct Window<
     vt2: DFF<Bit>,
     xh: EnReg<PW>,
     rawh: EnReg<TW>,
+    /// The held beat's `pp` bits if it is not a last beat, if it is ([`BeatTable`]'s `ge3`,
+    /// `gc3`).
+    geh: DFF<Bits<P>>,
+    gch: DFF<Bits<P>>,
     ch: DFF<Bits<7>>,
     lh: DFF<Bit>,
     vh: DFF<Bit>,
     xq: EnReg<PW>,
     tq: EnReg<TW>,
-    /// Stage Q's count with the last flag in bit 6.
-    cq: DFF<Bits<7>>,
+    /// Stage Q's beat is a tensor's last (bit 0).
+    lq: DFF<Bits<1>>,
     vq: DFF<Bit>,
+    /// For stage Q's beat: its tensor's end lane ([`EntryFinish`]'s `lim`), the beat behind
+    /// it can be used up (`uu`), that beat's count; set as the two beats move up.
+    limq: DFF<Bits<7>>,
+    uuq: DFF<Bit>,
+    cnq: DFF<Bits<7>>,
     ef: EntryFinish<P, TW>,
+    xf: EnReg<PW>,
+    tf: EnReg<TW>,
+    /// Stage F's last flag.
+    lf: DFF<Bits<1>>,
+    vf: DFF<Bit>,
     /// Queue entries: lanes, finished table, last flag (the count is in the table's flags).
     qd: Ring4<PW>,
     qt: Ring4<TW>,
@@ -123,7 +141,7 @@ pub struct Window<
     hload: Signal<Local, Bit>,
     /// The held beat goes to stage Q this cycle.
     hgo: Signal<Local, Bit>,
-    /// Stage Q's beat is written to the queue this cycle.
+    /// Stage F's beat is written to the queue this cycle.
     wr: Signal<Local, Bit>,
     /// The head is a last beat with its lanes used up: dropped without a block.
     ex0: Signal<Local, Bit>,
@@ -138,11 +156,13 @@ pub struct Window<
     /// One beat is queued; two are.
     h0: Signal<Local, Bit>,
     h1: Signal<Local, Bit>,
-    /// 0x40: the last flag in a queued count.
-    last7: Constant<Bits<7>>,
-    /// 0x3F: the count in a queued count.
-    cnt7: Constant<Bits<7>>,
+    /// 1 and 0 as a last flag.
+    one1: Constant<Bits<1>>,
+    zero1: Constant<Bits<1>>,
     zero7: Constant<Bits<7>>,
+    /// `P`, and 127 (no end in sight) as a 7-bit lane.
+    p7: Constant<Bits<7>>,
+    none7: Constant<Bits<7>>,
     one2: Constant<Bits<2>>,
     zero2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
@@ -190,14 +210,23 @@ impl<
             vt2: Default::default(),
             xh: Default::default(),
             rawh: Default::default(),
+            geh: Default::default(),
+            gch: Default::default(),
             ch: Default::default(),
             lh: Default::default(),
             vh: Default::default(),
             xq: Default::default(),
             tq: Default::default(),
-            cq: Default::default(),
+            lq: Default::default(),
             vq: Default::default(),
+            limq: Default::default(),
+            uuq: Default::default(),
+            cnq: Default::default(),
             ef: Default::default(),
+            xf: Default::default(),
+            tf: Default::default(),
+            lf: Default::default(),
+            vf: Default::default(),
             qd: Default::default(),
             qt: Default::default(),
             qc: Default::default(),
@@ -228,9 +257,11 @@ impl<
             gol: Default::default(),
             h0: Default::default(),
             h1: Default::default(),
-            last7: Constant::new(0x40.into()),
-            cnt7: Constant::new(0x3F.into()),
+            one1: Constant::new(1.into()),
+            zero1: Constant::new(0.into()),
             zero7: Constant::new(0.into()),
+            p7: Constant::new((P as u64).into()),
+            none7: Constant::new(127.into()),
             one2: Constant::new(1.into()),
             zero2: Constant::new(0.into()),
             one3: Constant::new(1.into()),
@@ -253,8 +284,8 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, cq, vq, wp, rp, occ, sr,
-            lst, hv, l0r, s0, tr0, fin0, v0
+            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, geh, gch, ch, lh, vh, lq, vq, limq,
+            uuq, cnq, lf, vf, wp, rp, occ, sr, lst, hv, l0r, s0, tr0, fin0, v0
         );
         self.wnr.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
@@ -265,6 +296,8 @@ impl<
         self.rawh.clock.next = self.clock.val();
         self.xq.clock.next = self.clock.val();
         self.tq.clock.next = self.clock.val();
+        self.xf.clock.next = self.clock.val();
+        self.tf.clock.next = self.clock.val();
         self.ht.clock.next = self.clock.val();
         self.qd.clock.next = self.clock.val();
         self.qt.clock.next = self.clock.val();
@@ -310,6 +343,8 @@ impl<
         self.xh.clr.next = false;
         self.rawh.clr.next = false;
         if self.hload.val() {
+            self.geh.d.next = self.tb.ge3.val();
+            self.gch.d.next = self.tb.gc3.val();
             self.ch.d.next = self.ct2.q.val();
             self.lh.d.next = self.lt2.q.val();
             self.vh.d.next = self.vt2.q.val();
@@ -325,25 +360,46 @@ impl<
         self.tq.en.next = self.hgo.val();
         self.xq.clr.next = false;
         self.tq.clr.next = false;
+        // The beat behind the one going to Q is the one coming into H (unless that one is a
+        // last beat, whose successor does not matter).
         if self.hgo.val() {
-            self.cq.d.next = self.ch.q.val();
+            self.lq.d.next = self.zero1.val();
+            self.limq.d.next = self.none7.val();
+            if self.lt2.q.val() {
+                self.limq.d.next = self.p7.val() + self.ct2.q.val();
+            }
+            self.uuq.d.next = self.lt2.q.val();
+            self.cnq.d.next = self.ct2.q.val();
             if self.lh.q.val() {
-                self.cq.d.next = self.ch.q.val() | self.last7.val();
+                self.lq.d.next = self.one1.val();
+                self.limq.d.next = self.ch.q.val();
+                self.uuq.d.next = false;
             }
         }
         if self.en.val() {
             self.vq.d.next = self.hgo.val();
         }
         self.ef.tq.next = self.tq.q.val();
-        self.ef.cq.next = self.cq.q.val() & self.cnt7.val();
-        self.ef.lq.next = self.cq.q.val().get_bit(6);
-        self.ef.tn.next = self.tb.tab.val();
-        self.ef.cn.next = self.ch.q.val();
-        self.ef.ln.next = self.lh.q.val();
-        self.wr.next = self.en.val() & self.vq.q.val();
-        self.qd.wd.next = self.xq.q.val();
-        self.qt.wd.next = self.ef.tf.val();
-        self.qc.wd.next = self.cq.q.val().get_bits::<1>(6);
+        self.ef.lim.next = self.limq.q.val();
+        self.ef.uu.next = self.uuq.q.val();
+        self.ef.cn.next = self.cnq.q.val();
+        self.ef.gen.next = self.geh.q.val();
+        self.ef.gcn.next = self.gch.q.val();
+        // ---- stage F: the finished table, then queued
+        self.xf.d.next = self.xq.q.val();
+        self.tf.d.next = self.ef.tf.val();
+        self.xf.en.next = self.en.val();
+        self.tf.en.next = self.en.val();
+        self.xf.clr.next = false;
+        self.tf.clr.next = false;
+        if self.en.val() {
+            self.lf.d.next = self.lq.q.val();
+            self.vf.d.next = self.vq.q.val();
+        }
+        self.wr.next = self.en.val() & self.vf.q.val();
+        self.qd.wd.next = self.xf.q.val();
+        self.qt.wd.next = self.tf.q.val();
+        self.qc.wd.next = self.lf.q.val();
         self.qd.we.next = self.wr.val();
         self.qt.we.next = self.wr.val();
         self.qc.we.next = self.wr.val();
@@ -410,6 +466,7 @@ impl<
             self.vt2.d.next = false;
             self.vh.d.next = false;
             self.vq.d.next = false;
+            self.vf.d.next = false;
             self.hv.d.next = false;
             self.lst.d.next = false;
             self.wp.d.next = self.zero2.val();

@@ -15,6 +15,7 @@
 //! * [`PopCount`]: the number of set bits of a vector.
 //! * [`ZeroScan`], [`CompactStages`]: the pipelined compressor's zero-count scan and
 //!   compaction network, each cut into sections for the pipeline registers between them.
+//! * [`LaneRot`]: the compressor packer's lane rotation, cut into two sections.
 //! * [`ByteCompact`], [`ByteExpand`]: the bus codec's compaction network over byte lanes,
 //!   with its steering, and the same network run backwards.
 //! * [`RegQueue`]: a small FIFO in flip-flops.
@@ -40,6 +41,7 @@ mod expand_stages;
 mod join;
 mod lane_any;
 mod lane_mask;
+mod lane_rot;
 mod mux2;
 mod popcount;
 mod reg_queue;
@@ -63,6 +65,7 @@ pub use expand_stages::{ExpandStages, ExpandSteer};
 pub use join::Join;
 pub use lane_any::LaneAny;
 pub use lane_mask::LaneMask;
+pub use lane_rot::LaneRot;
 pub use mux2::Mux2;
 pub use popcount::{PopCount, PopCount32, StrobeCount};
 pub use reg_queue::RegQueue;
