@@ -150,9 +150,10 @@ pub enum CtlState {
     /// The chain ends.
     End,
 }
-// The block is generated per bus width by three macros, one file each: the struct
-// (ports.rs), its constants (constants.rs) and its update (update.rs). They expand here, so
-// the imports above are what their bodies name.
+// The block is generated per bus width by four macros, one file each: the struct
+// (ports.rs), its constants (constants.rs) and its update (update.rs: defaults, state
+// machine, outputs; wrapped by wiring.rs's children wiring). They expand here, so the imports
+// above are what their bodies name.
 mod cmd_issue;
 mod fill_word;
 mod idx_stream;
@@ -164,6 +165,8 @@ mod read_hold;
 mod ports;
 #[macro_use]
 mod constants;
+#[macro_use]
+mod wiring;
 #[macro_use]
 mod update;
 #[cfg(test)]

@@ -1,13 +1,15 @@
-//! The controller's `update`, word engine and state machine, per bus width (`controller_logic!`).
+//! The controller's `update`: its register setup, defaults, state machine and outputs, per bus
+//! width (`controller_logic!`), inside the children wiring of `controller_wiring!` (wiring.rs).
 
 macro_rules! controller_logic {
     (
         $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, lgdw: $lgdw:tt,
         dwm32: $dwm32:tt, dwm64: $dwm64:tt
     ) => {
-        impl Logic for $name {
-            #[hdl_gen]
-            fn update(&mut self) {
+        controller_wiring! {
+            self, # [hdl_gen], $name, dw: $dw, bb: $bb, e: $e, lge: $lge, lgdw: $lgdw,
+            dwm32: $dwm32, dwm64: $dwm64,
+            setup: {
                 dff_setup!(
                     self, clock, state, cur, wv, k, w, lim, rmode, smode, got_last, rerr, flast,
                     req_addr, req_beats, code, desc_read, abort_pend, serr, n, cl, dst_len, bw,
@@ -16,145 +18,8 @@ macro_rules! controller_logic {
                     pay_out, stop_wait, mc_done, h_crc, h_zvcx, left, last_w, wlo_r, whi_r, fw_r,
                     bhi_r, blo_r, pay_new_r, pay_all_r, ccode_r, hcode_r, room
                 );
-                self.desc.clock.next = self.clock.val();
-                self.hdr.clock.next = self.clock.val();
-                self.ws.clock.next = self.clock.val();
-                self.ckis.clock.next = self.clock.val();
-                self.ckis.rst.next = self.rst.val();
-                self.ixs.clock.next = self.clock.val();
-                self.ixs.rst.next = self.rst.val();
-                self.mcrc.clock.next = self.clock.val();
-                self.desc.en.next = false;
-                self.desc.clr.next = false;
-                self.hdr.en.next = false;
-                self.hdr.clr.next = false;
-                self.ws.en.next = false;
-                self.ws.clr.next = false;
-                // ---- children wiring (registers in, so the checkers settle per edge)
-                self.chk.desc.next = self.desc.q.val();
-                self.hchk.hdr.next = self.hdr.q.val();
-                self.hchk.src_len.next = self.chk.src_len.val();
-                self.hchk.dst_cap.next = self.chk.dst_cap.val();
-                self.hchk.elem_code.next = self.chk.elem.val();
-                self.hpack.elem.next = self.chk.elem.val();
-                self.hpack.ty.next = self.chk.ty.val();
-                self.hpack.zvcx.next = self.chk.zvcx.val();
-                self.hpack.crc.next = self.chk.crc.val();
-                self.iwin.crc.next = self.h_crc.q.val();
-                self.iwin.elem.next = self.chk.elem.val();
-                self.iwin.zvcx.next = self.h_zvcx.q.val();
-                self.hpack.chunk_log2.next = self.cl.q.val();
-                self.hpack.n_chunks.next = self.n.q.val();
-                self.hpack.ulen.next = self.chk.src_len.val();
-                self.hpack.plen.next = self.off.q.val();
-                self.wjoin.lo.next = self.ws.q.val().get_bits::<$dwm32>(32);
-                self.djoin.lo.next = self.desc.q.val().get_bits::<DESC_REST>(32);
-                self.djoin.hi.next = self.ws.q.val().get_bits::<32>(0);
-                self.hjoin.lo.next = self.hdr.q.val().get_bits::<HDR_REST>(32);
-                self.hjoin.hi.next = self.ws.q.val().get_bits::<32>(0);
-                self.desc.d.next = self.djoin.y.val();
-                self.strb.v.next = self.wv.q.val();
-                // Bytes of the payload request being made (SrcReq), widened for pr_addr.
-                self.pext.x.next = self.req_beats.q.val() << self.lg_bb.val();
-                self.is_comp.next = self.chk.op.val() == self.op_comp.val();
-                self.is_dec.next = self.chk.op.val() == self.op_dec.val();
-                // The operation's frame carries CRC32C (version 4).
-                self.crc_on.next = self.chk.crc.val() | (self.is_dec.val() & self.hchk.crc.val());
-                // ---- word arithmetic
-                // The chunk's size, min(rem, 2^cl): rem < 2^cl iff no bit of rem at or above
-                // cl; rem less it (rem_next) without waiting for the choice.
-                self.csz.next = self.one32.val() << self.cl.q.val();
-                self.csz_mask.next = self.ones32.val() << self.cl.q.val();
-                self.rem_small.next = !(self.rem.q.val() & self.csz_mask.val()).any();
-                self.size.next = self.csz.val();
-                self.rem_next.next = self.rem.q.val() - self.csz.val();
-                if self.rem_small.val() {
-                    self.size.next = self.rem.q.val();
-                    self.rem_next.next = self.zero32.val();
-                }
-                // (room is dst_cap - off, a register.)
-                self.fits.next = !(self.dec_stored_len.val() > self.room.q.val());
-                self.ccode_r.d.next = self.chk.code.val();
-                self.hcode_r.d.next = self.hchk.code.val();
-                self.pay_new_r.d.next = self.iwin.pay_new.val();
-                self.pay_all_r.d.next = self.iwin.pay_all.val();
-                // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
-                self.sa.next = self.cur.q.val() + self.status_off.val();
-                self.cw.next = (self.cur.q.val().get_bits::<LEN_BITS>(0) >> 2) & self.e_m1_32.val();
-                // DECOMPRESS index window: bounds, reads, the entry in ws[31:0] (word w).
-                self.iwin.wbase.next = self.wbase.q.val();
-                self.iwin.wend.next = self.wend.q.val();
-                self.wlo_r.d.next = self.iwin.wlo.val();
-                self.whi_r.d.next = self.iwin.whi.val();
-                self.fw_r.d.next = self.iwin.first_word.val();
-                self.bhi_r.d.next = self.iwin.beat_hi.val();
-                self.blo_r.d.next = self.iwin.beat_lo_m1.val();
-                self.iwin.n.next = self.n.q.val();
-                self.iwin.w.next = self.w.q.val();
-                self.iwin.entry.next = self.ws.q.val().get_bits::<32>(0);
-                self.iwin.rem.next = self.arem.q.val();
-                self.iwin.chunk_log2.next = self.cl.q.val();
-                self.iwin.off.next = self.off.q.val();
-                self.iwin.left.next = self.left.q.val();
-                self.iwin.last_w.next = self.last_w.q.val();
-                self.last_w.d.next = self.iwin.last_word.val();
-                self.iwin.pr_beats.next = self.pr_beats.q.val();
-                // COMPRESS: whether the index beat being filled has room for an entry.
-                self.idx_room.next = self.ixs.room.val();
-                // A decision taken (Run): its entry goes into the index beat and metadata CRC.
-                self.push_entry.next = (self.state.q.val() == CtlState::Run)
-                    & self.is_comp.val()
-                    & self.dec_valid.val()
-                    & self.ck_ready.val()
-                    & self.fits.val()
-                    & self.idx_room.val();
-                self.ixs.start.next = self.state.q.val() == CtlState::Start;
-                self.ixs.meta_addr.next = self.chk.meta_addr.val();
-                self.ixs.dst_addr.next = self.chk.dst_addr.val();
-                self.ixs.wide.next = self.crc_on.val();
-                self.ixs.dec_stored_len.next = self.dec_stored_len.val();
-                self.ixs.dec_raw.next = self.dec_raw.val();
-                self.ixs.dec_crc.next = self.dec_crc.val();
-                self.ixs.fin_crc.next = self.mcrc.crc.val();
-                self.ixs.every_close.next = self.chk.zvcx.val()
-                    | (self.crc_on.val()
-                        & (self.cl.q.val() == self.cl_tiny.val())
-                        & (self.chk.elem.val() == self.elem_32.val()));
-                self.ixs.dp_idle.next = self.dp_idle.val();
-                // (COMPRESS starts it in Start, the DECOMPRESS metadata pass after HdrCheck.)
-                self.mcrc.init.next = (self.state.q.val() == CtlState::Start)
-                    | (self.state.q.val() == CtlState::HdrCheck);
-                self.mcrc.push.next = self.push_entry.val();
-                self.mcrc.entry.next = self.ixs.entry.val();
-                self.mcrc.hstep.next = self.state.q.val() == CtlState::MetaHdr;
-                self.mcrc.hdr.next = self.hdr.q.val();
-                self.mcrc.lstate.next = self.dp_mp_state.val();
-                // DECOMPRESS, version 4: the metadata pass (MetaPass).
-                self.mpass.clock.next = self.clock.val();
-                self.mpass.go.next = self.state.q.val() == CtlState::MetaPass;
-                self.mpass.meta_addr.next = self.chk.meta_addr.val();
-                self.mpass.n.next = self.n.q.val();
-                self.mpass.rd_req_ready.next = self.rd_req_ready.val();
-                self.mpass.rd_data.next = self.rd_data.val();
-                self.mpass.rd_err.next = self.rd_err.val();
-                self.mpass.rd_valid.next = self.rd_valid.val();
-                self.mpass.mp_done.next = self.dp_mp_done.val();
-                self.mcrc.load.next = self.mpass.load.val();
-                self.mcrc.exp.next = self.mpass.exp.val();
-                self.dp_mp.next = self.mpass.mp.val();
-                self.dp_mp_take.next = self.mpass.mp_take.val();
-                self.dp_mp_first.next = self.mpass.mp_first.val();
-                self.dp_mp_last.next = self.mpass.mp_last.val();
-                self.dp_mp_cnt.next = self.mpass.mp_cnt.val();
-                // The word shifted into the write beat (Fill): header, status words or none.
-                self.fill.w.next = self.w.q.val();
-                self.fill.lim.next = self.lim.q.val();
-                self.fill.hdr_word.next = self.hdr.q.val().get_bits::<32>(0);
-                self.fill.smode.next = self.smode.q.val();
-                self.fill.desc_word.next = self.cur.q.val().get_bits::<$lge>(2);
-                self.fill.code.next = self.code.q.val();
-                self.fill.bw.next = self.bw.q.val();
-                self.wjoin.hi.next = self.fill.word.val();
+            },
+            body: {
                 // ---- defaults
                 // DECOMPRESS: entries into the RAM (ReadWords), commands out of it (Run).
                 self.ckis.start.next = self.state.q.val() == CtlState::Start;
