@@ -111,6 +111,8 @@ pub enum CtlState {
     /// The header's quarters into the metadata CRC, which is then written after the index
     /// (COMPRESS) or compared with the stored one (DECOMPRESS).
     MetaHdr,
+    /// DECOMPRESS: the next index window's bounds settle into their registers.
+    IdxWait,
     /// DECOMPRESS: request the next index window.
     IdxWin,
     /// DECOMPRESS: a window's index is in: its payload, or the error of its entry 0.
@@ -148,9 +150,10 @@ pub enum CtlState {
     /// The chain ends.
     End,
 }
-// The block is generated per bus width by three macros, one file each: the struct
-// (ports.rs), its constants (constants.rs) and its update (update.rs). They expand here, so
-// the imports above are what their bodies name.
+// The block is generated per bus width by four macros, one file each: the struct
+// (ports.rs), its constants (constants.rs) and its update (update.rs: defaults, state
+// machine, outputs; wrapped by wiring.rs's children wiring). They expand here, so the imports
+// above are what their bodies name.
 mod cmd_issue;
 mod fill_word;
 mod idx_stream;
@@ -162,6 +165,8 @@ mod read_hold;
 mod ports;
 #[macro_use]
 mod constants;
+#[macro_use]
+mod wiring;
 #[macro_use]
 mod update;
 #[cfg(test)]

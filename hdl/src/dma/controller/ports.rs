@@ -247,6 +247,30 @@ macro_rules! controller_struct {
             pr_beats: DFF<Bits<LEN_BITS>>,
             pay_out: DFF<Bits<LEN_BITS>>,
             stop_wait: DFF<Bit>,
+            // DECOMPRESS: the header's CRC and ZVC-X flags (registered in HdrCheck), the
+            // payload bytes left after the good entries (payload_len - off) and the metadata
+            // word of the frame's last entry, so the entry checks start from registers
+            h_crc: DFF<Bit>,
+            h_zvcx: DFF<Bit>,
+            left: DFF<Bits<LEN_BITS>>,
+            last_w: DFF<Bits<LEN_BITS>>,
+            // DECOMPRESS: the window's bounds in metadata words and index beats, registered
+            // from wbase and wend every cycle (IdxWait lets them settle before IdxWin)
+            wlo_r: DFF<Bits<LEN_BITS>>,
+            whi_r: DFF<Bits<LEN_BITS>>,
+            fw_r: DFF<Bits<LEN_BITS>>,
+            bhi_r: DFF<Bits<LEN_BITS>>,
+            blo_r: DFF<Bits<LEN_BITS>>,
+            // DECOMPRESS: the payload beats the checked entries cover, not yet requested
+            // (registered every cycle: off and pr_beats hold a cycle before IdxCheck)
+            pay_new_r: DFF<Bits<LEN_BITS>>,
+            pay_all_r: DFF<Bits<LEN_BITS>>,
+            // The checkers' codes, registered every cycle (the descriptor and the header hold
+            // a cycle before Check and HdrCheck)
+            ccode_r: DFF<Bits<CODE_BITS>>,
+            hcode_r: DFF<Bits<CODE_BITS>>,
+            // COMPRESS: dst_cap - off, the room left for payload
+            room: DFF<Bits<LEN_BITS>>,
             // children
             chk: DescCheck,
             hchk: HdrCheck,
@@ -276,7 +300,9 @@ macro_rules! controller_struct {
             ix_send: Signal<Local, Bit>,
             csz: Signal<Local, Bits<LEN_BITS>>,
             size: Signal<Local, Bits<LEN_BITS>>,
-            room: Signal<Local, Bits<LEN_BITS>>,
+            rem_small: Signal<Local, Bit>,
+            csz_mask: Signal<Local, Bits<LEN_BITS>>,
+            rem_next: Signal<Local, Bits<LEN_BITS>>,
             fits: Signal<Local, Bit>,
             cw: Signal<Local, Bits<LEN_BITS>>,
             sa: Signal<Local, Bits<ADDR_BITS>>,
@@ -326,6 +352,8 @@ macro_rules! controller_struct {
             ia_hdr: Constant<Bits<ADDR_BITS>>,
             win_bytes: Constant<Bits<ADDR_BITS>>,
             win_bytes2: Constant<Bits<ADDR_BITS>>,
+            win_ents: Constant<Bits<LEN_BITS>>,
+            ones32: Constant<Bits<LEN_BITS>>,
             lg_bb: Constant<Bits<5>>,
         }
     };

@@ -1,141 +1,25 @@
-//! The controller's `update`, word engine and state machine, per bus width (`controller_logic!`).
+//! The controller's `update`: its register setup, defaults, state machine and outputs, per bus
+//! width (`controller_logic!`), inside the children wiring of `controller_wiring!` (wiring.rs).
 
 macro_rules! controller_logic {
     (
         $name:ident, dw: $dw:tt, bb: $bb:tt, e: $e:tt, lge: $lge:tt, lgdw: $lgdw:tt,
         dwm32: $dwm32:tt, dwm64: $dwm64:tt
     ) => {
-        impl Logic for $name {
-            #[hdl_gen]
-            fn update(&mut self) {
+        controller_wiring! {
+            self, # [hdl_gen], $name, dw: $dw, bb: $bb, e: $e, lge: $lge, lgdw: $lgdw,
+            dwm32: $dwm32, dwm64: $dwm64,
+            setup: {
                 dff_setup!(
                     self, clock, state, cur, wv, k, w, lim, rmode, smode, got_last, rerr, flast,
                     req_addr, req_beats, code, desc_read, abort_pend, serr, n, cl, dst_len, bw,
                     off, rem, wdone, ck_cnt, busy_r, err_r, err_code_r, err_desc_r, wbase, wend,
                     ir_addr, berr, arem, stopped, stop_at, stop_code, dstart, pr_addr, pr_beats,
-                    pay_out, stop_wait, mc_done
+                    pay_out, stop_wait, mc_done, h_crc, h_zvcx, left, last_w, wlo_r, whi_r, fw_r,
+                    bhi_r, blo_r, pay_new_r, pay_all_r, ccode_r, hcode_r, room
                 );
-                self.desc.clock.next = self.clock.val();
-                self.hdr.clock.next = self.clock.val();
-                self.ws.clock.next = self.clock.val();
-                self.ckis.clock.next = self.clock.val();
-                self.ckis.rst.next = self.rst.val();
-                self.ixs.clock.next = self.clock.val();
-                self.ixs.rst.next = self.rst.val();
-                self.mcrc.clock.next = self.clock.val();
-                self.desc.en.next = false;
-                self.desc.clr.next = false;
-                self.hdr.en.next = false;
-                self.hdr.clr.next = false;
-                self.ws.en.next = false;
-                self.ws.clr.next = false;
-                // ---- children wiring (registers in, so the checkers settle per edge)
-                self.chk.desc.next = self.desc.q.val();
-                self.hchk.hdr.next = self.hdr.q.val();
-                self.hchk.src_len.next = self.chk.src_len.val();
-                self.hchk.dst_cap.next = self.chk.dst_cap.val();
-                self.hchk.elem_code.next = self.chk.elem.val();
-                self.hpack.elem.next = self.chk.elem.val();
-                self.hpack.ty.next = self.chk.ty.val();
-                self.hpack.zvcx.next = self.chk.zvcx.val();
-                self.hpack.crc.next = self.chk.crc.val();
-                self.iwin.crc.next = self.hchk.crc.val();
-                self.iwin.elem.next = self.chk.elem.val();
-                self.iwin.zvcx.next = self.hchk.zvcx.val();
-                self.hpack.chunk_log2.next = self.cl.q.val();
-                self.hpack.n_chunks.next = self.n.q.val();
-                self.hpack.ulen.next = self.chk.src_len.val();
-                self.hpack.plen.next = self.off.q.val();
-                self.wjoin.lo.next = self.ws.q.val().get_bits::<$dwm32>(32);
-                self.djoin.lo.next = self.desc.q.val().get_bits::<DESC_REST>(32);
-                self.djoin.hi.next = self.ws.q.val().get_bits::<32>(0);
-                self.hjoin.lo.next = self.hdr.q.val().get_bits::<HDR_REST>(32);
-                self.hjoin.hi.next = self.ws.q.val().get_bits::<32>(0);
-                self.desc.d.next = self.djoin.y.val();
-                self.strb.v.next = self.wv.q.val();
-                // Bytes of the payload request being made (SrcReq), widened for pr_addr.
-                self.pext.x.next = self.req_beats.q.val() << self.lg_bb.val();
-                self.is_comp.next = self.chk.op.val() == self.op_comp.val();
-                self.is_dec.next = self.chk.op.val() == self.op_dec.val();
-                // The operation's frame carries CRC32C (version 4).
-                self.crc_on.next = self.chk.crc.val() | (self.is_dec.val() & self.hchk.crc.val());
-                // ---- word arithmetic
-                self.csz.next = self.one32.val() << self.cl.q.val();
-                self.size.next = self.csz.val();
-                if self.rem.q.val() < self.csz.val() {
-                    self.size.next = self.rem.q.val();
-                }
-                self.room.next = self.chk.dst_cap.val() - self.off.q.val();
-                self.fits.next = !(self.dec_stored_len.val() > self.room.val());
-                // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
-                self.sa.next = self.cur.q.val() + self.status_off.val();
-                self.cw.next = (self.cur.q.val().get_bits::<LEN_BITS>(0) >> 2) & self.e_m1_32.val();
-                // DECOMPRESS index window: bounds, reads, the entry in ws[31:0] (word w).
-                self.iwin.wbase.next = self.wbase.q.val();
-                self.iwin.n.next = self.n.q.val();
-                self.iwin.w.next = self.w.q.val();
-                self.iwin.entry.next = self.ws.q.val().get_bits::<32>(0);
-                self.iwin.rem.next = self.arem.q.val();
-                self.iwin.chunk_log2.next = self.cl.q.val();
-                self.iwin.off.next = self.off.q.val();
-                self.iwin.plen.next = self.hchk.plen.val();
-                self.iwin.pr_beats.next = self.pr_beats.q.val();
-                // COMPRESS: whether the index beat being filled has room for an entry.
-                self.idx_room.next = self.ixs.room.val();
-                // A decision taken (Run): its entry goes into the index beat and metadata CRC.
-                self.push_entry.next = (self.state.q.val() == CtlState::Run)
-                    & self.is_comp.val()
-                    & self.dec_valid.val()
-                    & self.ck_ready.val()
-                    & self.fits.val()
-                    & self.idx_room.val();
-                self.ixs.start.next = self.state.q.val() == CtlState::Start;
-                self.ixs.meta_addr.next = self.chk.meta_addr.val();
-                self.ixs.dst_addr.next = self.chk.dst_addr.val();
-                self.ixs.wide.next = self.crc_on.val();
-                self.ixs.dec_stored_len.next = self.dec_stored_len.val();
-                self.ixs.dec_raw.next = self.dec_raw.val();
-                self.ixs.dec_crc.next = self.dec_crc.val();
-                self.ixs.fin_crc.next = self.mcrc.crc.val();
-                self.ixs.every_close.next = self.chk.zvcx.val()
-                    | (self.crc_on.val()
-                        & (self.cl.q.val() == self.cl_tiny.val())
-                        & (self.chk.elem.val() == self.elem_32.val()));
-                self.ixs.dp_idle.next = self.dp_idle.val();
-                // (COMPRESS starts it in Start, the DECOMPRESS metadata pass after HdrCheck.)
-                self.mcrc.init.next = (self.state.q.val() == CtlState::Start)
-                    | (self.state.q.val() == CtlState::HdrCheck);
-                self.mcrc.push.next = self.push_entry.val();
-                self.mcrc.entry.next = self.ixs.entry.val();
-                self.mcrc.hstep.next = self.state.q.val() == CtlState::MetaHdr;
-                self.mcrc.hdr.next = self.hdr.q.val();
-                self.mcrc.lstate.next = self.dp_mp_state.val();
-                // DECOMPRESS, version 4: the metadata pass (MetaPass).
-                self.mpass.clock.next = self.clock.val();
-                self.mpass.go.next = self.state.q.val() == CtlState::MetaPass;
-                self.mpass.meta_addr.next = self.chk.meta_addr.val();
-                self.mpass.n.next = self.n.q.val();
-                self.mpass.rd_req_ready.next = self.rd_req_ready.val();
-                self.mpass.rd_data.next = self.rd_data.val();
-                self.mpass.rd_err.next = self.rd_err.val();
-                self.mpass.rd_valid.next = self.rd_valid.val();
-                self.mpass.mp_done.next = self.dp_mp_done.val();
-                self.mcrc.load.next = self.mpass.load.val();
-                self.mcrc.exp.next = self.mpass.exp.val();
-                self.dp_mp.next = self.mpass.mp.val();
-                self.dp_mp_take.next = self.mpass.mp_take.val();
-                self.dp_mp_first.next = self.mpass.mp_first.val();
-                self.dp_mp_last.next = self.mpass.mp_last.val();
-                self.dp_mp_cnt.next = self.mpass.mp_cnt.val();
-                // The word shifted into the write beat (Fill): header, status words or none.
-                self.fill.w.next = self.w.q.val();
-                self.fill.lim.next = self.lim.q.val();
-                self.fill.hdr_word.next = self.hdr.q.val().get_bits::<32>(0);
-                self.fill.smode.next = self.smode.q.val();
-                self.fill.desc_word.next = self.cur.q.val().get_bits::<$lge>(2);
-                self.fill.code.next = self.code.q.val();
-                self.fill.bw.next = self.bw.q.val();
-                self.wjoin.hi.next = self.fill.word.val();
+            },
+            body: {
                 // ---- defaults
                 // DECOMPRESS: entries into the RAM (ReadWords), commands out of it (Run).
                 self.ckis.start.next = self.state.q.val() == CtlState::Start;
@@ -266,14 +150,14 @@ macro_rules! controller_logic {
                                     self.hdr.en.next = true;
                                 } else if self.iwin.crc_word.val() {
                                     // The CRC of the window's entry before it, if good.
-                                    self.ckis.w_crc.next = !(self.w.q.val() < self.iwin.wlo.val())
+                                    self.ckis.w_crc.next = !(self.w.q.val() < self.wlo_r.q.val())
                                         & !self.stopped.q.val();
-                                } else if !(self.w.q.val() < self.iwin.wlo.val())
+                                } else if !(self.w.q.val() < self.wlo_r.q.val())
                                     & !self.stopped.q.val()
                                 {
                                     // An entry: beat response, rules 11-13, running sum; good
                                     // ones into the RAM, the first bad one stops the windows.
-                                    self.arem.d.next = self.arem.q.val() - self.iwin.size.val();
+                                    self.arem.d.next = self.iwin.rem_next.val();
                                     if self.berr.q.val() | self.iwin.bad.val() {
                                         self.stopped.d.next = true;
                                         self.stop_at.d.next = self.iwin.ent.val();
@@ -284,6 +168,7 @@ macro_rules! controller_logic {
                                     } else {
                                         self.ckis.w_word.next = true;
                                         self.off.d.next = self.off.q.val() + self.iwin.len.val();
+                                        self.left.d.next = self.left.q.val() - self.iwin.len.val();
                                     }
                                 }
                             }
@@ -301,6 +186,7 @@ macro_rules! controller_logic {
                         }
                         // The header's payload length (empty COMPRESS: packed in Start).
                         self.off.d.next = self.zero32.val();
+                        self.room.d.next = self.chk.dst_cap.val();
                         self.state.d.next = CtlState::Start;
                         if self.is_dec.val() {
                             self.rmode.d.next = self.rm_hdr.val();
@@ -313,8 +199,8 @@ macro_rules! controller_logic {
                             self.rerr.d.next = false;
                             self.state.d.next = CtlState::ReadReq;
                         }
-                        if self.chk.code.val() != self.ok.val() {
-                            self.code.d.next = self.chk.code.val();
+                        if self.ccode_r.q.val() != self.ok.val() {
+                            self.code.d.next = self.ccode_r.q.val();
                             self.state.d.next = CtlState::Result;
                         }
                     }
@@ -324,8 +210,15 @@ macro_rules! controller_logic {
                         self.dst_len.d.next = self.hchk.ulen.val();
                         self.arem.d.next = self.hchk.ulen.val();
                         self.off.d.next = self.zero32.val();
+                        self.left.d.next = self.hchk.plen.val();
+                        self.h_crc.d.next = self.hchk.crc.val();
+                        self.h_zvcx.d.next = self.hchk.zvcx.val();
                         // The index window by window from entry 0 (its beat: ia_hdr).
                         self.wbase.d.next = self.zero32.val();
+                        self.wend.d.next = self.win_ents.val();
+                        if self.hchk.n_chunks.val() < self.win_ents.val() {
+                            self.wend.d.next = self.hchk.n_chunks.val();
+                        }
                         self.ir_addr.d.next = self.chk.meta_addr.val() + self.ia_hdr.val();
                         self.pr_addr.d.next = self.chk.src_addr.val();
                         self.pr_beats.d.next = self.zero32.val();
@@ -337,12 +230,12 @@ macro_rules! controller_logic {
                         if !self.hchk.n_chunks.val().any() & self.hchk.plen.val().any() {
                             self.stopped.d.next = true;
                         }
-                        self.state.d.next = CtlState::IdxWin;
+                        self.state.d.next = CtlState::IdxWait;
                         if self.hchk.crc.val() {
                             self.state.d.next = CtlState::MetaPass;
                         }
-                        if self.hchk.code.val() != self.ok.val() {
-                            self.code.d.next = self.hchk.code.val();
+                        if self.hcode_r.q.val() != self.ok.val() {
+                            self.code.d.next = self.hcode_r.q.val();
                             self.state.d.next = CtlState::Result;
                         }
                     }
@@ -367,22 +260,26 @@ macro_rules! controller_logic {
                             self.mc_done.d.next = true;
                             self.state.d.next = CtlState::MetaNext;
                         } else if self.mcrc.hlast.val() {
-                            self.state.d.next = CtlState::IdxWin;
+                            self.state.d.next = CtlState::IdxWait;
                             if !self.mcrc.ok.val() {
                                 self.code.d.next = self.e_bad_crc.val();
                                 self.state.d.next = CtlState::Result;
                             }
                         }
                     }
-                    CtlState::IdxWin => {
-                        // Entries [wbase, wend) of the index (iwin); the output drains meanwhile.
+                    CtlState::IdxWait => {
                         self.wr_sel_dp.next = self.dstart.q.val();
-                        self.wend.d.next = self.iwin.wend.val();
+                        self.state.d.next = CtlState::IdxWin;
+                    }
+                    CtlState::IdxWin => {
+                        // Entries [wbase, wend) of the index (iwin, registered); the output
+                        // drains meanwhile.
+                        self.wr_sel_dp.next = self.dstart.q.val();
                         self.rmode.d.next = self.rm_idx.val();
                         self.req_addr.d.next = self.ir_addr.q.val();
-                        self.req_beats.d.next = self.iwin.beats.val();
-                        self.lim.d.next = self.iwin.whi.val();
-                        self.w.d.next = self.iwin.first_word.val();
+                        self.req_beats.d.next = self.bhi_r.q.val() - self.blo_r.q.val();
+                        self.lim.d.next = self.whi_r.q.val();
+                        self.w.d.next = self.fw_r.q.val();
                         self.k.d.next = self.k_zero.val();
                         self.got_last.d.next = false;
                         self.rerr.d.next = false;
@@ -395,9 +292,9 @@ macro_rules! controller_logic {
                         // An index error at entry 0 ends it before any write; else the payload.
                         self.wr_sel_dp.next = self.dstart.q.val();
                         self.req_addr.d.next = self.pr_addr.q.val();
-                        self.req_beats.d.next = self.iwin.pay_new.val();
+                        self.req_beats.d.next = self.pay_new_r.q.val();
                         self.state.d.next = CtlState::Run;
-                        if self.iwin.pay_new.val().any() {
+                        if self.pay_new_r.q.val().any() {
                             self.state.d.next = CtlState::SrcReq;
                         }
                         if !self.dstart.q.val() {
@@ -413,6 +310,7 @@ macro_rules! controller_logic {
                         if !self.is_dec.val() {
                             // (DECOMPRESS: the running sum of the index windows.)
                             self.off.d.next = self.zero32.val();
+                            self.room.d.next = self.chk.dst_cap.val();
                         }
                         self.dstart.d.next = true;
                         self.stop_wait.d.next = false;
@@ -447,10 +345,10 @@ macro_rules! controller_logic {
                             if self.is_dec.val() {
                                 // The first window's payload.
                                 self.req_addr.d.next = self.pr_addr.q.val();
-                                self.req_beats.d.next = self.iwin.pay_new.val();
+                                self.req_beats.d.next = self.pay_new_r.q.val();
                             }
                             self.state.d.next = CtlState::Run;
-                            if (self.is_dec.val() & self.iwin.pay_new.val().any())
+                            if (self.is_dec.val() & self.pay_new_r.q.val().any())
                                 | (!self.is_dec.val() & self.chk.src_beats.val().any())
                             {
                                 self.state.d.next = CtlState::SrcReq;
@@ -463,8 +361,10 @@ macro_rules! controller_logic {
                         if self.rd_req_ready.val() {
                             // DECOMPRESS: a window's payload (COPY, COMPRESS: the source).
                             self.pr_addr.d.next = self.pr_addr.q.val() + self.pext.y.val();
-                            self.pr_beats.d.next = self.pr_beats.q.val() + self.req_beats.q.val();
-                            self.pay_out.d.next = self.pay_out.q.val() + self.req_beats.q.val();
+                            // (Used by DECOMPRESS only, where the request is pay_new_r: the
+                            // beats requested are then pay_all_r, and none is outstanding.)
+                            self.pr_beats.d.next = self.pay_all_r.q.val();
+                            self.pay_out.d.next = self.req_beats.q.val();
                             self.state.d.next = CtlState::Run;
                         }
                     }
@@ -487,7 +387,8 @@ macro_rules! controller_logic {
                                 self.ck_ready.val() & self.fits.val() & self.idx_room.val();
                             if self.push_entry.val() {
                                 self.off.d.next = self.off.q.val() + self.dec_stored_len.val();
-                                self.rem.d.next = self.rem.q.val() - self.size.val();
+                                self.room.d.next = self.room.q.val() - self.dec_stored_len.val();
+                                self.rem.d.next = self.rem_next.val();
                                 self.ck_cnt.d.next = self.ck_cnt.q.val() + self.one32.val();
                             }
                             if self.dec_valid.val() & !self.fits.val() {
@@ -510,13 +411,14 @@ macro_rules! controller_logic {
                             {
                                 if !self.stopped.q.val() {
                                     self.wbase.d.next = self.wend.q.val();
+                                    self.wend.d.next = self.iwin.wend_next.val();
                                     self.ir_addr.d.next =
                                         self.ir_addr.q.val() + self.win_bytes.val();
                                     if self.crc_on.val() {
                                         self.ir_addr.d.next =
                                             self.ir_addr.q.val() + self.win_bytes2.val();
                                     }
-                                    self.state.d.next = CtlState::IdxWin;
+                                    self.state.d.next = CtlState::IdxWait;
                                 } else {
                                     // Chunks before the bad entry done, their dp_error settled.
                                     self.stop_wait.d.next = !self.dp_ck_open.val();
@@ -527,7 +429,7 @@ macro_rules! controller_logic {
                                 }
                             }
                             if self.ckis.fetch.val() {
-                                self.rem.d.next = self.rem.q.val() - self.size.val();
+                                self.rem.d.next = self.rem_next.val();
                                 self.ck_cnt.d.next = self.ck_cnt.q.val() + self.one32.val();
                             }
                         }
