@@ -468,6 +468,8 @@ macro_rules! bus_decompressor {
                 // The beat count after this beat (registered for the next one).
                 self.ox.x.next = self.ocq.q.val();
                 self.orn.next = self.orem.q.val() - self.ox.y.val();
+                // Written out again, not `orn`: a child input read from a local of this block
+                // makes Verilator see a combinational cycle through `oc` (UNOPTFLAT).
                 self.oc.x.next = self.orem.q.val() - self.ox.y.val();
                 self.ock.x.next = self.ck_len.val();
                 if self.ok.val() {
