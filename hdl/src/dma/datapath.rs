@@ -24,6 +24,11 @@
 //!   flight within one cycle. `idle` is low from `start` until the output's last beat has
 //!   been taken (or an abort/reset).
 //!
+//! * **Register slices** (`BeatSlice`): the payload beats pass a two-entry register slice on
+//!   the way in and on the way out, so the read and write masters' handshakes do not reach
+//!   into the codec in the same cycle (the engine's long valid/ready chains for timing
+//!   closure). Each costs a cycle of latency, not throughput.
+//!
 //! The `ck_ready` / `dec_*` paths are combinational through the children (the controller's
 //! contract: `dec_ready` follows `ck_ready` in the same cycle).
 
@@ -43,7 +48,7 @@ use crate::bus_codec::{
     ZvcBusDecompressorDw1024, ZvcBusDecompressorDw128, ZvcBusDecompressorDw256,
     ZvcBusDecompressorDw512,
 };
-use crate::prims::Join;
+use crate::prims::{BeatSlice, Join};
 use cdma_spec::desc;
 
 macro_rules! datapath {
@@ -159,6 +164,10 @@ macro_rules! datapath {
             xenc: $xenc,
             xdec: $xdec,
             crcp: $crc,
+            /// The payload read beats' register slice.
+            sin: BeatSlice<$bw, 1>,
+            /// The payload write beats' register slice.
+            sout: BeatSlice<$bw, $sw>,
             j_flags: Join<1, 1, 2>,
             j_hi: Join<8, 2, 10>,
             j_word: Join<$bw, 10, $fw>,
@@ -201,6 +210,7 @@ macro_rules! datapath {
             one: Constant<Bits<LEN_BITS>>,
             zero: Constant<Bits<LEN_BITS>>,
             elem8: Constant<Bits<2>>,
+            no_strb: Constant<Bits<1>>,
         }
 
         impl Default for $name {
@@ -260,6 +270,8 @@ macro_rules! datapath {
                     xenc: Default::default(),
                     xdec: Default::default(),
                     crcp: Default::default(),
+                    sin: Default::default(),
+                    sout: Default::default(),
                     j_flags: Default::default(),
                     j_hi: Default::default(),
                     j_word: Default::default(),
@@ -299,6 +311,7 @@ macro_rules! datapath {
                     one: c(1),
                     zero: c(0),
                     elem8: c(0),
+                    no_strb: c(0),
                 }
             }
         }
@@ -322,6 +335,22 @@ macro_rules! datapath {
                 self.xdec.rst.next = self.crst.val();
                 self.crcp.clock.next = self.clock.val();
                 self.crcp.rst.next = self.crst.val();
+                // ---- the register slices: the beats in and out (the ports) and the beats the
+                // children take and give (sin.out_*, sout.in_*), a cycle apart
+                self.sin.clock.next = self.clock.val();
+                self.sin.rst.next = self.crst.val();
+                self.sin.in_data.next = self.in_data.val();
+                self.sin.in_strb.next = self.no_strb.val();
+                self.sin.in_last.next = false;
+                self.sin.in_valid.next = self.in_valid.val();
+                self.in_ready.next = self.sin.in_ready.val();
+                self.sout.clock.next = self.clock.val();
+                self.sout.rst.next = self.crst.val();
+                self.out_data.next = self.sout.out_data.val();
+                self.out_strb.next = self.sout.out_strb.val();
+                self.out_last.next = self.sout.out_last.val();
+                self.out_valid.next = self.sout.out_valid.val();
+                self.sout.out_ready.next = self.out_ready.val();
                 self.is_comp.next = self.op.val() == self.op_comp.val();
                 self.is_dec.next = self.op.val() == self.op_dec.val();
                 self.is_cx.next = self.is_comp.val() & self.zvcx.val();
@@ -361,7 +390,13 @@ macro_rules! datapath {
                 self.crcp.comp.next = self.is_comp.val() & self.crc.val();
                 self.crcp.dec.next = self.is_dec.val() & self.crc.val();
                 self.crcp.mp.next = self.mp.val();
-                self.crcp.in_data.next = self.in_data.val();
+                // (The metadata pass reads the index beats the controller takes, not the
+                // payload slice's.)
+                if self.mp.val() {
+                    self.crcp.in_data.next = self.in_data.val();
+                } else {
+                    self.crcp.in_data.next = self.sin.out_data.val();
+                }
                 self.crcp.s_cnt.next = self.bytes.val();
                 self.crcp.s_end.next = self.chunk_end.val();
                 self.crcp.m_take.next = self.mp_take.val();
@@ -376,22 +411,22 @@ macro_rules! datapath {
 
                 // ---- COMPRESS: scan (ZVC, a tap) or the ZVC-X encoder (a fork) beside the
                 // raw FIFO; a chunk's beats leave it while its command is offered
-                self.scan.in_data.next = self.in_data.val();
+                self.scan.in_data.next = self.sin.out_data.val();
                 self.scan.in_bytes.next = self.bytes.val();
                 self.scan.in_chunk_end.next = self.chunk_end.val();
                 self.scan.in_valid.next =
-                    self.in_valid.val() & self.is_comp.val() & !self.zvcx.val() & !self.crcp.s_hold.val();
+                    self.sin.out_valid.val() & self.is_comp.val() & !self.zvcx.val() & !self.crcp.s_hold.val();
                 self.scan.out_ready.next = self.fifo.in_ready.val();
-                self.xenc.in_data.next = self.in_data.val();
+                self.xenc.in_data.next = self.sin.out_data.val();
                 self.xenc.in_cnt.next = self.bytes.val();
                 self.xenc.in_end.next = self.chunk_end.val();
-                self.xenc.in_valid.next = self.in_valid.val()
+                self.xenc.in_valid.next = self.sin.out_valid.val()
                     & self.is_cx.val()
                     & self.fifo.in_ready.val()
                     & !self.crcp.s_hold.val();
                 self.fifo.in_valid.next = self.scan.out_valid.val();
                 if self.zvcx.val() {
-                    self.fifo.in_valid.next = self.in_valid.val()
+                    self.fifo.in_valid.next = self.sin.out_valid.val()
                         & self.is_cx.val()
                         & self.xenc.in_ready.val()
                         & !self.crcp.s_hold.val();
@@ -400,7 +435,7 @@ macro_rules! datapath {
                 self.j_flags.hi.next = self.last_beat.val().into();
                 self.j_hi.lo.next = self.bytes.val();
                 self.j_hi.hi.next = self.j_flags.y.val();
-                self.j_word.lo.next = self.in_data.val();
+                self.j_word.lo.next = self.sin.out_data.val();
                 self.j_word.hi.next = self.j_hi.y.val();
                 self.fifo.in_data.next = self.j_word.y.val();
                 // A decision leaves with its chunk's CRC (version 4).
@@ -472,21 +507,21 @@ macro_rules! datapath {
                     self.fifo.out_ready.next = self.comp.in_ready.val() & self.ck_valid.val();
                     self.xenc.out_ready.next = false;
                 } else {
-                    self.comp.in_data.next = self.in_data.val();
+                    self.comp.in_data.next = self.sin.out_data.val();
                     self.comp.in_cnt.next = self.bytes.val();
                     self.comp.in_raw.next = true;
                     self.comp.in_end.next = self.last_beat.val();
                     self.comp.in_last.next = self.last_beat.val();
-                    self.comp.in_valid.next = self.in_valid.val() & !self.is_dec.val();
+                    self.comp.in_valid.next = self.sin.out_valid.val() & !self.is_dec.val();
                     self.fifo.out_ready.next = false;
                     self.xenc.out_ready.next = false;
                 }
                 // ---- DECOMPRESS: payload beats and chunk commands into the decompressor;
                 // ZVC-X: every chunk as its raw stored bytes (a coded chunk of none skips
                 // it), which the ZVC-X path decodes
-                self.zdec.in_data.next = self.in_data.val();
+                self.zdec.in_data.next = self.sin.out_data.val();
                 self.zdec.in_cnt.next = self.bytes.val();
-                self.zdec.in_valid.next = self.in_valid.val() & self.is_dec.val();
+                self.zdec.in_valid.next = self.sin.out_valid.val() & self.is_dec.val();
                 self.zdec.ck_stored.next = self.ck_stored_len.val();
                 self.zdec.ck_last.next = self.ck_last.val();
                 self.skip.next = !self.ck_raw.val() & !self.ck_stored_len.val().any();
@@ -510,57 +545,60 @@ macro_rules! datapath {
                     self.xdec.c_valid.next = false;
                 }
                 // ---- source and output selection (each assigned once per path)
-                self.comp.out_ready.next = self.out_ready.val() & !self.is_dec.val();
-                self.xdec.out_ready.next = self.out_ready.val() & self.is_dx.val();
+                self.comp.out_ready.next = self.sout.in_ready.val() & !self.is_dec.val();
+                self.xdec.out_ready.next = self.sout.in_ready.val() & self.is_dx.val();
                 if self.is_dec.val() {
-                    self.in_ready.next = self.zdec.in_ready.val();
+                    self.sin.out_ready.next = self.zdec.in_ready.val();
                     if self.is_dx.val() {
                         self.inner_ck_ready.next =
                             self.xdec.c_ready.val() & (self.zdec.ck_ready.val() | self.skip.val());
                         self.zdec.out_ready.next = self.xdec.in_ready.val();
-                        self.out_data.next = self.xdec.out_data.val();
-                        self.out_strb.next = self.xdec.out_strb.val();
-                        self.out_last.next = self.xdec.out_last.val();
-                        self.out_valid.next = self.xdec.out_valid.val();
+                        self.sout.in_data.next = self.xdec.out_data.val();
+                        self.sout.in_strb.next = self.xdec.out_strb.val();
+                        self.sout.in_last.next = self.xdec.out_last.val();
+                        self.sout.in_valid.next = self.xdec.out_valid.val();
                     } else {
                         self.inner_ck_ready.next = self.zdec.ck_ready.val();
-                        self.zdec.out_ready.next = self.out_ready.val();
-                        self.out_data.next = self.zdec.out_data.val();
-                        self.out_strb.next = self.zdec.out_strb.val();
-                        self.out_last.next = self.zdec.out_last.val();
-                        self.out_valid.next = self.zdec.out_valid.val();
+                        self.zdec.out_ready.next = self.sout.in_ready.val();
+                        self.sout.in_data.next = self.zdec.out_data.val();
+                        self.sout.in_strb.next = self.zdec.out_strb.val();
+                        self.sout.in_last.next = self.zdec.out_last.val();
+                        self.sout.in_valid.next = self.zdec.out_valid.val();
                     }
                     self.ck_ready.next = self.inner_ck_ready.val() & !self.crcp.c_hold.val();
                 } else {
                     self.inner_ck_ready.next = false;
                     if self.is_cx.val() {
-                        self.in_ready.next = self.fifo.in_ready.val()
+                        self.sin.out_ready.next = self.fifo.in_ready.val()
                             & self.xenc.in_ready.val()
                             & !self.crcp.s_hold.val();
                         self.ck_ready.next = self.a_take.val() & self.a_end.val();
                     } else if self.is_comp.val() {
-                        self.in_ready.next = self.scan.in_ready.val() & !self.crcp.s_hold.val();
+                        self.sin.out_ready.next = self.scan.in_ready.val() & !self.crcp.s_hold.val();
                         self.ck_ready.next =
                             self.f_take.val() & self.fifo.out_data.val().get_bit($bw + 8);
                     } else {
-                        self.in_ready.next = self.comp.in_ready.val();
+                        self.sin.out_ready.next = self.comp.in_ready.val();
                         self.ck_ready.next = false;
                     }
                     self.zdec.out_ready.next = false;
-                    self.out_data.next = self.comp.out_data.val();
-                    self.out_strb.next = self.comp.out_strb.val();
-                    self.out_last.next = self.comp.out_last.val();
-                    self.out_valid.next = self.comp.out_valid.val();
+                    self.sout.in_data.next = self.comp.out_data.val();
+                    self.sout.in_strb.next = self.comp.out_strb.val();
+                    self.sout.in_last.next = self.comp.out_last.val();
+                    self.sout.in_valid.next = self.comp.out_valid.val();
                 }
                 self.error.next = self.zdec.error.val() | self.xdec.error.val();
                 // The held beat's chunk: the bus decompressor's open chunk starves (ZVC-X: its
                 // raw bytes, behind the coded chunks that are all in and decided) or failed.
                 // One register only: a beat held (a register too) since the cycle before sees
                 // a state that has taken every beat ahead of it.
+                // A beat in the input slice is one the decoders have not seen yet.
                 self.need_r.d.next = self.is_dec.val()
+                    & !self.sin.out_valid.val()
                     & (self.zdec.starve.val() | self.zdec.err_wait.val());
                 if self.is_dx.val() {
                     self.need_r.d.next = self.zdec.starve.val()
+                        & !self.sin.out_valid.val()
                         & (self.xdec.err_wait.val()
                             | (!self.xdec.error.val()
                                 & !self.zdec.out_valid.val()
@@ -571,13 +609,13 @@ macro_rules! datapath {
                     (self.zdec.ck_open.val() | self.xdec.open.val() | self.crcp.busy.val())
                         & self.is_dec.val();
                 // ---- framing counter
-                self.take.next = self.in_valid.val() & self.in_ready.val();
+                self.take.next = self.sin.out_valid.val() & self.sin.out_ready.val();
                 // ---- CRC32C: the beats and handshakes taken (read after they are assigned)
                 self.crcp.s_take.next = self.take.val() & self.is_comp.val();
                 self.crcp.d_pop.next = self.dec_valid.val() & self.dec_ready.val();
                 self.crcp.c_push.next = self.ck_valid.val() & self.ck_ready.val();
                 self.o_rem.next = self.dst_len.val() - self.opos.q.val();
-                self.crcp.o_data.next = self.out_data.val();
+                self.crcp.o_data.next = self.sout.in_data.val();
                 // The output's last beat holds its last o_rem <= BB bytes.
                 self.crcp.o_cnt.next = self.bb8.val();
                 if !(self.o_rem.val() > self.bb.val()) {
@@ -586,15 +624,15 @@ macro_rules! datapath {
                 self.crcp.o_end.next = !(self.o_rem.val() > self.bb.val())
                     | !((self.opos.q.val() + self.bb.val()) & self.csz_m1.val()).any();
                 self.crcp.o_take.next =
-                    self.out_valid.val() & self.out_ready.val() & self.is_dec.val();
-                if self.out_valid.val() & self.out_ready.val() {
+                    self.sout.in_valid.val() & self.sout.in_ready.val() & self.is_dec.val();
+                if self.sout.in_valid.val() & self.sout.in_ready.val() {
                     self.opos.d.next = self.opos.q.val() + self.bb.val();
                 }
                 if self.take.val() {
                     self.pos.d.next = self.pos_nx.val();
                 }
                 // ---- activity
-                if self.out_valid.val() & self.out_ready.val() & self.out_last.val() {
+                if self.sout.out_valid.val() & self.out_ready.val() & self.sout.out_last.val() {
                     self.act.d.next = false;
                 }
                 self.idle.next = !self.act.q.val();

@@ -19,6 +19,7 @@
 //! * [`ByteCompact`], [`ByteExpand`]: the bus codec's compaction network over byte lanes,
 //!   with its steering, and the same network run backwards.
 //! * [`RegQueue`]: a small FIFO in flip-flops.
+//! * [`BeatSlice`]: a register slice (skid buffer) between two blocks' beat handshakes.
 //! * [`Mux2`]: a 2:1 multiplexer between children (keeps Verilator's graph loop-free).
 //! * [`StridePack`]: 32 lanes of `F` bits each packed back to back (the ZVC-X encoder's
 //!   field packer, `F` chosen per block).
@@ -30,6 +31,7 @@
 
 use rust_hdl::core::prelude::*;
 
+mod beat_slice;
 mod byte_compact;
 mod byte_expand;
 mod byte_keep;
@@ -54,6 +56,7 @@ mod xor_matrix;
 mod zero_extend;
 mod zero_scan;
 
+pub use beat_slice::BeatSlice;
 pub use byte_compact::ByteCompact;
 pub use byte_expand::ByteExpand;
 pub use byte_keep::ByteKeep;
