@@ -9,7 +9,7 @@ use super::table::{cat, field, ENTRY};
 /// Entries' `nn` lookups are split in groups of 4 lanes (`nxt mod 4` picks in every group on
 /// the way into stage F, `nxt / 4` the group after it): `(P + 3) / 4` groups.
 const fn groups(p: usize) -> usize {
-    (p + 3) / 4
+    p.div_ceil(4)
 }
 
 /// The table of a beat `k` ([`super::table::BeatTable`]'s `tab`, registered: `tq`) finished
