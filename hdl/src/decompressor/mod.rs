@@ -12,7 +12,8 @@
 //!    ends, and so where the next block starts ([`BeatTable`], three stages; a beat waits for
 //!    the next beat's first lanes when its last `M - 1` entries need them); a 4-beat queue;
 //!    a stage where each entry learns from the beat behind it whether the next block is the
-//!    last to start in its beat (`nn`), and a register of that finished table; the *loop*:
+//!    last to start in its beat (`nn`), and a register of that finished table (`nn`'s
+//!    lookup, `P` entries reading every `pp` bit, split on either side of it); the *loop*:
 //!    a start-lane register `s` and a copy of the head beat's table, the next start a table
 //!    lookup, dropping the head beat (decided a block ahead, from `nn`) when the next block
 //!    starts in a later beat.

@@ -6,7 +6,7 @@ use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
 use rust_hdl::widgets::prelude::DFF;
 
-use super::finish::EntryFinish;
+use super::finish::{EntryFinish, EntryNn};
 use super::lanes::HeadPick;
 use super::table::BeatTable;
 use crate::prims::{EnReg, Join, Mux2, Ring4};
@@ -19,10 +19,12 @@ use crate::prims::{EnReg, Join, Mux2, Ring4};
 ///    starting in its last `M - 1` lanes has mask lanes in the next beat;
 /// 4. *Q*: the completed table, which [`EntryFinish`] finishes with what it reads of the
 ///    beat now in `H` (each entry's `nn`: the next block is the last to start in its beat),
-///    all from registers: `geh`/`gch` (that beat's `pp` bits) and `limq`/`uuq`/`cnq`, set
-///    as the two beats move up;
-/// 5. *F*: the finished table ([`EntryFinish`] of Q's), registered so that the queue's
-///    four slots load from flip-flops;
+///    all from registers: `pnq` (that beat's `pp` bits) and `limq`/`uuq`/`cnq`, set as the
+///    two beats move up;
+/// 5. *F*: the finished table ([`EntryFinish`] of Q's), registered, but for `nn`: every
+///    `pp` bit is read by all `P` entries, so on the way into F each entry keeps one
+///    candidate per group of 4 lanes (`ngf`), and [`EntryNn`] picks the group on the way
+///    out of F, into the queue;
 /// 6. the *beat queue*: 4 entries (beat, last flag, finished table).
 ///
 /// The *loop*: `s`, the block's start lane in the head beat, selects an entry of `ht`, a
@@ -90,10 +92,6 @@ pub struct Window<
     vt2: DFF<Bit>,
     xh: EnReg<PW>,
     rawh: EnReg<TW>,
-    /// The held beat's `pp` bits if it is not a last beat, if it is ([`BeatTable`]'s `ge3`,
-    /// `gc3`).
-    geh: DFF<Bits<P>>,
-    gch: DFF<Bits<P>>,
     ch: DFF<Bits<7>>,
     lh: DFF<Bit>,
     vh: DFF<Bit>,
@@ -107,9 +105,15 @@ pub struct Window<
     limq: DFF<Bits<7>>,
     uuq: DFF<Bit>,
     cnq: DFF<Bits<7>>,
+    /// The `pp` bits of the beat behind Q's ([`BeatTable`]'s `gc3` if `uuq`, else `ge3`), set
+    /// as the two beats move up, so that [`EntryFinish`] reads them from a register.
+    pnq: DFF<Bits<P>>,
     ef: EntryFinish<P, TW>,
     xf: EnReg<PW>,
     tf: EnReg<TW>,
+    /// Stage F's `nn` candidates ([`EntryFinish`]'s `ng`), and the table with `nn` picked.
+    ngf: EnReg<TW>,
+    nf: EntryNn<P, TW>,
     /// Stage F's last flag.
     lf: DFF<Bits<1>>,
     vf: DFF<Bit>,
@@ -210,8 +214,6 @@ impl<
             vt2: Default::default(),
             xh: Default::default(),
             rawh: Default::default(),
-            geh: Default::default(),
-            gch: Default::default(),
             ch: Default::default(),
             lh: Default::default(),
             vh: Default::default(),
@@ -222,9 +224,12 @@ impl<
             limq: Default::default(),
             uuq: Default::default(),
             cnq: Default::default(),
+            pnq: Default::default(),
             ef: Default::default(),
             xf: Default::default(),
             tf: Default::default(),
+            ngf: Default::default(),
+            nf: Default::default(),
             lf: Default::default(),
             vf: Default::default(),
             qd: Default::default(),
@@ -284,8 +289,8 @@ impl<
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, geh, gch, ch, lh, vh, lq, vq, limq,
-            uuq, cnq, lf, vf, wp, rp, occ, sr, lst, hv, l0r, s0, tr0, fin0, v0
+            self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, lq, vq, limq, uuq, cnq,
+            pnq, lf, vf, wp, rp, occ, sr, lst, hv, l0r, s0, tr0, fin0, v0
         );
         self.wnr.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
@@ -298,6 +303,7 @@ impl<
         self.tq.clock.next = self.clock.val();
         self.xf.clock.next = self.clock.val();
         self.tf.clock.next = self.clock.val();
+        self.ngf.clock.next = self.clock.val();
         self.ht.clock.next = self.clock.val();
         self.qd.clock.next = self.clock.val();
         self.qt.clock.next = self.clock.val();
@@ -343,8 +349,6 @@ impl<
         self.xh.clr.next = false;
         self.rawh.clr.next = false;
         if self.hload.val() {
-            self.geh.d.next = self.tb.ge3.val();
-            self.gch.d.next = self.tb.gc3.val();
             self.ch.d.next = self.ct2.q.val();
             self.lh.d.next = self.lt2.q.val();
             self.vh.d.next = self.vt2.q.val();
@@ -370,6 +374,10 @@ impl<
             }
             self.uuq.d.next = self.lt2.q.val();
             self.cnq.d.next = self.ct2.q.val();
+            self.pnq.d.next = self.tb.ge3.val();
+            if self.lt2.q.val() & !self.lh.q.val() {
+                self.pnq.d.next = self.tb.gc3.val();
+            }
             if self.lh.q.val() {
                 self.lq.d.next = self.one1.val();
                 self.limq.d.next = self.ch.q.val();
@@ -383,22 +391,26 @@ impl<
         self.ef.lim.next = self.limq.q.val();
         self.ef.uu.next = self.uuq.q.val();
         self.ef.cn.next = self.cnq.q.val();
-        self.ef.gen.next = self.geh.q.val();
-        self.ef.gcn.next = self.gch.q.val();
+        self.ef.ppn.next = self.pnq.q.val();
         // ---- stage F: the finished table, then queued
         self.xf.d.next = self.xq.q.val();
         self.tf.d.next = self.ef.tf.val();
+        self.ngf.d.next = self.ef.ng.val();
         self.xf.en.next = self.en.val();
         self.tf.en.next = self.en.val();
+        self.ngf.en.next = self.en.val();
         self.xf.clr.next = false;
         self.tf.clr.next = false;
+        self.ngf.clr.next = false;
         if self.en.val() {
             self.lf.d.next = self.lq.q.val();
             self.vf.d.next = self.vq.q.val();
         }
         self.wr.next = self.en.val() & self.vf.q.val();
         self.qd.wd.next = self.xf.q.val();
-        self.qt.wd.next = self.tf.q.val();
+        self.nf.tf.next = self.tf.q.val();
+        self.nf.ng.next = self.ngf.q.val();
+        self.qt.wd.next = self.nf.t.val();
         self.qc.wd.next = self.lf.q.val();
         self.qd.we.next = self.wr.val();
         self.qt.we.next = self.wr.val();
