@@ -16,7 +16,8 @@
 //!   the output register. A raw chunk keeps every byte. The beat's byte count and last-beat
 //!   flag are registered (`ocq`, `lbq`), computed when the previous beat or the command left.
 //! * **Failed beats travel in order**: a beat failing a check at its decode (17a, b, d) goes
-//!   on through stage M marked (`m_bad`, `o_bad`) and nothing more is decoded (`pz`); the
+//!   on through stage M marked (`m_bad`, `o_bad`), its bytes leaving the buffer as a good
+//!   beat's do (so the checks stay off the buffer's loop), and nothing more is decoded (`pz`); the
 //!   error rises when it reaches the output register, as for a zero element (17c), so the
 //!   beats before it are checked and delivered first; each carries its chunk's missing bytes
 //!   (`m_miss`, `o_miss`, less the input taken while it waits).
@@ -460,7 +461,7 @@ macro_rules! bus_decompressor {
                     self.pz.d.next = true;
                 }
                 self.m_win.d.next = self.sbuf.q.val().get_bits::<$wl>(0);
-                self.m_win.en.next = self.ok.val();
+                self.m_win.en.next = self.dec.val();
                 self.m_win.clr.next = self.rst.val();
                 if self.dec.val() {
                     self.m_bad.d.next = self.bad.val();
@@ -472,7 +473,14 @@ macro_rules! bus_decompressor {
                 // makes Verilator see a combinational cycle through `oc` (UNOPTFLAT).
                 self.oc.x.next = self.orem.q.val() - self.ox.y.val();
                 self.ock.x.next = self.ck_len.val();
-                if self.ok.val() {
+                // A decoded beat moves on and its bytes leave the buffer whether or not it
+                // failed a check: the checks (`bad`) stay off the buffer's loop (for timing),
+                // and after a failed beat (`pz`) nothing more is decoded, so what it leaves
+                // in the counters is never read. Only the chunk's end waits for a good beat.
+                if self.ok.val() & self.lastb.val() {
+                    self.act.d.next = false;
+                }
+                if self.dec.val() {
                     self.m_keep.d.next = self.keep.ykeep.val();
                     self.m_cnt.d.next = self.ocq.q.val();
                     self.m_last.d.next = self.clast.q.val() & self.lastb.val();
@@ -484,9 +492,6 @@ macro_rules! bus_decompressor {
                     self.orem.d.next = self.orn.val();
                     self.ocq.d.next = self.oc.y.val();
                     self.lbq.d.next = self.orn.val() <= self.n32.val();
-                    if self.lastb.val() {
-                        self.act.d.next = false;
-                    }
                     if !self.craw.q.val() & !self.kone.q.val() {
                         if self.first.val() {
                             self.kmask.d.next = self.msel.y.val();
@@ -525,18 +530,18 @@ macro_rules! bus_decompressor {
                 self.in_ready.next = !self.rst.val()
                     & (self.err.q.val()
                         | (self.b.q.val() <= self.l12.val())
-                        | (self.ok.val() & (self.c.val() >= self.bml.val())));
+                        | (self.dec.val() & (self.c.val() >= self.bml.val())));
                 self.tin.next = self.in_valid.val() & self.in_ready.val();
                 self.take.next = self.tin.val() & !self.err.q.val();
                 self.udp.sbuf.next = self.sbuf.q.val();
                 self.udp.held.next = self.b.q.val();
                 self.udp.cons.next = self.zero12.val();
-                if self.ok.val() {
+                if self.dec.val() {
                     self.udp.cons.next = self.c.val();
                 }
                 self.udp.in_data.next = self.in_data.val();
                 self.sbuf.d.next = self.udp.nxt.val();
-                self.sbuf.en.next = self.ok.val() | self.take.val();
+                self.sbuf.en.next = self.dec.val() | self.take.val();
                 self.sbuf.clr.next = self.rst.val();
                 self.ic12.x.next = self.in_cnt.val();
                 self.bi.next = self.b.q.val() + self.ic12.y.val();
