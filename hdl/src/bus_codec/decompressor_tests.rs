@@ -58,6 +58,10 @@ macro_rules! run_fn {
                 error: false,
                 cycles: 0,
             };
+            // Cycles since `ck_open` fell with no command taken, and the last cycle's
+            // `error` / `err_wait`: once `ck_open` has been low for a cycle, `error` is
+            // settled (the controller's rule) unless it waits for missing bytes.
+            let (mut quiet, mut was_err, mut was_wait) = (0u32, false, false);
             for cycle in 0..(30 * beats.len() as u64 + 40 * cmds.len() as u64 + 200) {
                 src.offer(&mut rng, pct.0);
                 ck.offer(&mut rng, 90);
@@ -86,6 +90,15 @@ macro_rules! run_fn {
                 settle(&mut uut);
                 crate::prims::verilog_check::record(&uut);
                 out.error |= uut.error.val();
+                if quiet >= 2 && !was_wait {
+                    assert_eq!(uut.error.val(), was_err, "error changed after ck_open fell");
+                }
+                (was_err, was_wait) = (uut.error.val(), uut.err_wait.val());
+                quiet = if uut.ck_open.val() || (uut.ck_valid.val() && uut.ck_ready.val()) {
+                    0
+                } else {
+                    quiet + 1
+                };
                 if uut.out_valid.val() && uut.out_ready.val() {
                     let (d, s) = (uut.out_data.val(), uut.out_strb.val());
                     let k = (0..n).filter(|j| s.get_bit(*j)).count();
