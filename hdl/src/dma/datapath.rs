@@ -55,7 +55,7 @@ macro_rules! datapath {
     (
         $(#[$doc:meta])*
         $name:ident, $scan:ty, $fifo:ty, $comp:ty, $zdec:ty, $xenc:ty, $xdec:ty, $crc:ty,
-        bw: $bw:tt, sw: $sw:tt, fw: $fw:tt
+        bw: $bw:tt, sw: $sw:tt, st: $st:tt, fw: $fw:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -166,8 +166,9 @@ macro_rules! datapath {
             crcp: $crc,
             /// The payload read beats' register slice.
             sin: BeatSlice<$bw, 1>,
-            /// The payload write beats' register slice.
-            sout: BeatSlice<$bw, $sw>,
+            /// The payload write beats' register slice (tag: `{last, strb}`).
+            sout: BeatSlice<$bw, $st>,
+            j_otag: Join<$sw, 1, $st>,
             j_flags: Join<1, 1, 2>,
             j_hi: Join<8, 2, 10>,
             j_word: Join<$bw, 10, $fw>,
@@ -210,7 +211,7 @@ macro_rules! datapath {
             one: Constant<Bits<LEN_BITS>>,
             zero: Constant<Bits<LEN_BITS>>,
             elem8: Constant<Bits<2>>,
-            no_strb: Constant<Bits<1>>,
+            no_tag: Constant<Bits<1>>,
         }
 
         impl Default for $name {
@@ -272,6 +273,7 @@ macro_rules! datapath {
                     crcp: Default::default(),
                     sin: Default::default(),
                     sout: Default::default(),
+                    j_otag: Default::default(),
                     j_flags: Default::default(),
                     j_hi: Default::default(),
                     j_word: Default::default(),
@@ -311,7 +313,7 @@ macro_rules! datapath {
                     one: c(1),
                     zero: c(0),
                     elem8: c(0),
-                    no_strb: c(0),
+                    no_tag: c(0),
                 }
             }
         }
@@ -340,15 +342,15 @@ macro_rules! datapath {
                 self.sin.clock.next = self.clock.val();
                 self.sin.rst.next = self.crst.val();
                 self.sin.in_data.next = self.in_data.val();
-                self.sin.in_strb.next = self.no_strb.val();
-                self.sin.in_last.next = false;
+                self.sin.in_tag.next = self.no_tag.val();
                 self.sin.in_valid.next = self.in_valid.val();
                 self.in_ready.next = self.sin.in_ready.val();
                 self.sout.clock.next = self.clock.val();
                 self.sout.rst.next = self.crst.val();
                 self.out_data.next = self.sout.out_data.val();
-                self.out_strb.next = self.sout.out_strb.val();
-                self.out_last.next = self.sout.out_last.val();
+                self.sout.in_tag.next = self.j_otag.y.val();
+                self.out_strb.next = self.sout.out_tag.val().get_bits::<$sw>(0);
+                self.out_last.next = self.sout.out_tag.val().get_bit($sw);
                 self.out_valid.next = self.sout.out_valid.val();
                 self.sout.out_ready.next = self.out_ready.val();
                 self.is_comp.next = self.op.val() == self.op_comp.val();
@@ -554,15 +556,15 @@ macro_rules! datapath {
                             self.xdec.c_ready.val() & (self.zdec.ck_ready.val() | self.skip.val());
                         self.zdec.out_ready.next = self.xdec.in_ready.val();
                         self.sout.in_data.next = self.xdec.out_data.val();
-                        self.sout.in_strb.next = self.xdec.out_strb.val();
-                        self.sout.in_last.next = self.xdec.out_last.val();
+                        self.j_otag.lo.next = self.xdec.out_strb.val();
+                        self.j_otag.hi.next = self.xdec.out_last.val().into();
                         self.sout.in_valid.next = self.xdec.out_valid.val();
                     } else {
                         self.inner_ck_ready.next = self.zdec.ck_ready.val();
                         self.zdec.out_ready.next = self.sout.in_ready.val();
                         self.sout.in_data.next = self.zdec.out_data.val();
-                        self.sout.in_strb.next = self.zdec.out_strb.val();
-                        self.sout.in_last.next = self.zdec.out_last.val();
+                        self.j_otag.lo.next = self.zdec.out_strb.val();
+                        self.j_otag.hi.next = self.zdec.out_last.val().into();
                         self.sout.in_valid.next = self.zdec.out_valid.val();
                     }
                     self.ck_ready.next = self.inner_ck_ready.val() & !self.crcp.c_hold.val();
@@ -583,8 +585,8 @@ macro_rules! datapath {
                     }
                     self.zdec.out_ready.next = false;
                     self.sout.in_data.next = self.comp.out_data.val();
-                    self.sout.in_strb.next = self.comp.out_strb.val();
-                    self.sout.in_last.next = self.comp.out_last.val();
+                    self.j_otag.lo.next = self.comp.out_strb.val();
+                    self.j_otag.hi.next = self.comp.out_last.val().into();
                     self.sout.in_valid.next = self.comp.out_valid.val();
                 }
                 self.error.next = self.zdec.error.val() | self.xdec.error.val();
@@ -632,7 +634,7 @@ macro_rules! datapath {
                     self.pos.d.next = self.pos_nx.val();
                 }
                 // ---- activity
-                if self.sout.out_valid.val() & self.out_ready.val() & self.sout.out_last.val() {
+                if self.sout.out_valid.val() & self.out_ready.val() & self.out_last.val() {
                     self.act.d.next = false;
                 }
                 self.idle.next = !self.act.q.val();
@@ -651,47 +653,47 @@ datapath!(
     /// The datapath of a 128-bit engine with the ZVC codec.
     DatapathDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128, ZvcBusDecompressorDw128,
     ZvcxEncOff<128>, ZvcxDecOff<16, 128>, CrcPath<128, 16, 160, 4>,
-    bw: 128, sw: 16, fw: 138
+    bw: 128, sw: 16, st: 17, fw: 138
 );
 datapath!(
     /// The datapath of a 256-bit engine with the ZVC codec.
     DatapathDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256, ZvcBusDecompressorDw256,
     ZvcxEncOff<256>, ZvcxDecOff<32, 256>, CrcPath<256, 32, 288, 4>,
-    bw: 256, sw: 32, fw: 266
+    bw: 256, sw: 32, st: 33, fw: 266
 );
 datapath!(
     /// The datapath of a 512-bit engine with the ZVC codec.
     DatapathDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512, ZvcBusDecompressorDw512,
     ZvcxEncOff<512>, ZvcxDecOff<64, 512>, CrcPath<512, 64, 544, 8>,
-    bw: 512, sw: 64, fw: 522
+    bw: 512, sw: 64, st: 65, fw: 522
 );
 datapath!(
     /// The datapath of a 1024-bit engine with the ZVC codec.
     DatapathDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
     ZvcBusDecompressorDw1024, ZvcxEncOff<1024>, ZvcxDecOff<128, 1024>, CrcPath<1024, 128, 1056, 8>,
-    bw: 1024, sw: 128, fw: 1034
+    bw: 1024, sw: 128, st: 129, fw: 1034
 );
 datapath!(
     /// The datapath of a 128-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw128, ChunkScanDw128, ChunkFifoDw128, ZvcBusCompressorDw128,
     ZvcBusDecompressorDw128, ZvcxEncPathDw128, ZvcxDecPathDw128, CrcPath<128, 16, 160, 4>,
-    bw: 128, sw: 16, fw: 138
+    bw: 128, sw: 16, st: 17, fw: 138
 );
 datapath!(
     /// The datapath of a 256-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw256, ChunkScanDw256, ChunkFifoDw256, ZvcBusCompressorDw256,
     ZvcBusDecompressorDw256, ZvcxEncPathDw256, ZvcxDecPathDw256, CrcPath<256, 32, 288, 4>,
-    bw: 256, sw: 32, fw: 266
+    bw: 256, sw: 32, st: 33, fw: 266
 );
 datapath!(
     /// The datapath of a 512-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw512, ChunkScanDw512, ChunkFifoDw512, ZvcBusCompressorDw512,
     ZvcBusDecompressorDw512, ZvcxEncPathDw512, ZvcxDecPathDw512, CrcPath<512, 64, 544, 8>,
-    bw: 512, sw: 64, fw: 522
+    bw: 512, sw: 64, st: 65, fw: 522
 );
 datapath!(
     /// The datapath of a 1024-bit engine with the ZVC and ZVC-X codecs.
     DatapathZxDw1024, ChunkScanDw1024, ChunkFifoDw1024, ZvcBusCompressorDw1024,
     ZvcBusDecompressorDw1024, ZvcxEncPathDw1024, ZvcxDecPathDw1024, CrcPath<1024, 128, 1056, 8>,
-    bw: 1024, sw: 128, fw: 1034
+    bw: 1024, sw: 128, st: 129, fw: 1034
 );

@@ -19,7 +19,8 @@
 //! * [`ByteCompact`], [`ByteExpand`]: the bus codec's compaction network over byte lanes,
 //!   with its steering, and the same network run backwards.
 //! * [`RegQueue`]: a small FIFO in flip-flops.
-//! * [`BeatSlice`]: a register slice (skid buffer) between two blocks' beat handshakes.
+//! * [`BeatSlice`]: a register slice (skid buffer) between two blocks' beat handshakes, a
+//!   two-entry [`RegQueue`] with its handshakes (no Verilog body of its own).
 //! * [`Mux2`]: a 2:1 multiplexer between children (keeps Verilator's graph loop-free).
 //! * [`StridePack`]: 32 lanes of `F` bits each packed back to back (the ZVC-X encoder's
 //!   field packer, `F` chosen per block).

@@ -41,7 +41,11 @@ impl<const W: usize, const T: usize, const D: usize> Logic for RegQueue<W, T, D>
             let n = self.count.val().to_u64() as usize;
             let (push, pop) = (self.push.val(), self.pop.val());
             if pop {
-                self._mem.rotate_left(1);
+                // Each entry takes the one behind it; the last keeps its own (stale) value,
+                // as the Verilog does.
+                for i in 1..D {
+                    self._mem[i - 1] = self._mem[i];
+                }
             }
             let at = n.saturating_sub(usize::from(pop));
             if push && at < D {
