@@ -10,7 +10,11 @@
 //!   [`MaskChain`] when blocks fit in a beat, else the block's mask (read from the window on
 //!   its first beat, then held in `kmask`) shifted to the beat's elements — give the keep
 //!   flags of the beat's lane layout ([`LaneKeep`], the compressor's layout); the kept lanes
-//!   are the bytes used (their count leaves the buffer in the same cycle, its one loop). The
+//!   are the bytes used (`c`; they leave the buffer in the same cycle, its one loop). Where a
+//!   beat holds at most one block (every element width up to 256 bits), `c` comes from
+//!   registers instead: the first beat's count from `cfq`, counted by [`HeadCount`] for every
+//!   place the next window can start before the shift picks one; a later beat's from `kcq`,
+//!   counted from the block's mask at the beat before. The
 //!   window and keep flags are registered (stage M); the next cycle the [`ByteExpand`] network
 //!   moves the window's bytes to the kept lanes and [`SlotDrop`] takes the data bytes out into
 //!   the output register. A raw chunk keeps every byte. The beat's byte count and last-beat
@@ -42,7 +46,8 @@ use rust_hdl::widgets::prelude::DFF;
 use super::beat_count::BeatCount;
 use super::beat_lanes::{LaneKeep, SlotDrop};
 use super::block_geom::BlockGeom;
-use super::elem_flags::{ElemFlags, Widen32};
+use super::elem_flags::{elem_bytes, ElemFlags, Widen32};
+use super::head_count::HeadCount;
 use super::mask_chain::MaskChain;
 use super::unpack_dp::UnpackDatapath;
 use crate::port_docs::PortDocs;
@@ -52,6 +57,15 @@ use crate::prims::{ByteExpand, EnReg, Mux2, PopCount, ZeroExtend};
 /// its port fields below).
 pub static BUS_DECOMPRESSOR_PORTS: PortDocs =
     PortDocs::new(include_str!("decompressor.rs"), "$name");
+
+/// The element width codes (bit `e`, code 3 as 2) at which an `n`-byte beat holds more than
+/// one block, so the bytes a beat uses come from its kept lanes, not from registers.
+fn slow_elems(n: usize) -> u64 {
+    (0..4u64)
+        .filter(|&e| n / elem_bytes(e) > 32)
+        .map(|e| 1 << e)
+        .sum()
+}
 
 macro_rules! bus_decompressor {
     (
@@ -117,6 +131,7 @@ macro_rules! bus_decompressor {
             sbuf: EnReg<$fw>,
             b: DFF<Bits<12>>,
             udp: UnpackDatapath<$n, $w, $fw>,
+            hc: HeadCount<$n, $w, $fw>,
             // ---- the chunk being decoded
             act: DFF<Bit>,
             srem: DFF<Bits<32>>,
@@ -127,6 +142,8 @@ macro_rules! bus_decompressor {
             boff: DFF<Bits<5>>,
             kmask: DFF<Bits<32>>,
             kone: DFF<Bit>,
+            cfq: DFF<Bits<12>>,
+            kcq: DFF<Bits<12>>,
             ocq: DFF<Bits<8>>,
             lbq: DFF<Bit>,
             pz: DFF<Bit>,
@@ -134,6 +151,8 @@ macro_rules! bus_decompressor {
             oc: BeatCount<$n>,
             ock: BeatCount<$n>,
             pc: PopCount<$l, 12, true>,
+            kpc: PopCount<32, 12, true>,
+            oc12: ZeroExtend<8, 12>,
             chain: MaskChain<$n, $wl>,
             msel: Mux2<32>,
             wid: Widen32<$n>,
@@ -196,9 +215,12 @@ macro_rules! bus_decompressor {
             mv: Signal<Local, Bit>,
             orn: Signal<Local, Bits<32>>,
             c: Signal<Local, Bits<12>>,
+            fast: Signal<Local, Bit>,
+            esh: Signal<Local, Bits<2>>,
             bml: Signal<Local, Bits<12>>,
             bi: Signal<Local, Bits<12>>,
             tin: Signal<Local, Bit>,
+            cons: Signal<Local, Bits<12>>,
             m_sub: Signal<Local, Bits<32>>,
             mm_sub: Signal<Local, Bits<32>>,
             om_sub: Signal<Local, Bits<32>>,
@@ -210,6 +232,10 @@ macro_rules! bus_decompressor {
             b32_8: Constant<Bits<8>>,
             r31: Constant<Bits<8>>,
             rmask: Constant<Bits<8>>,
+            slow_m: Constant<Bits<4>>,
+            one4: Constant<Bits<4>>,
+            two2: Constant<Bits<2>>,
+            three2: Constant<Bits<2>>,
             all_n: Constant<Bits<$n>>,
             all32: Constant<Bits<32>>,
             zero_n: Constant<Bits<$n>>,
@@ -248,6 +274,7 @@ macro_rules! bus_decompressor {
                     sbuf: Default::default(),
                     b: Default::default(),
                     udp: Default::default(),
+                    hc: Default::default(),
                     act: Default::default(),
                     srem: Default::default(),
                     orem: Default::default(),
@@ -257,12 +284,16 @@ macro_rules! bus_decompressor {
                     boff: Default::default(),
                     kmask: Default::default(),
                     kone: Default::default(),
+                    cfq: Default::default(),
+                    kcq: Default::default(),
                     ocq: Default::default(),
                     lbq: Default::default(),
                     pz: Default::default(),
                     oc: Default::default(),
                     ock: Default::default(),
                     pc: Default::default(),
+                    kpc: Default::default(),
+                    oc12: Default::default(),
                     chain: Default::default(),
                     msel: Default::default(),
                     wid: Default::default(),
@@ -322,9 +353,12 @@ macro_rules! bus_decompressor {
                     mv: Default::default(),
                     orn: Default::default(),
                     c: Default::default(),
+                    fast: Default::default(),
+                    esh: Default::default(),
                     bml: Default::default(),
                     bi: Default::default(),
                     tin: Default::default(),
+                    cons: Default::default(),
                     m_sub: Default::default(),
                     mm_sub: Default::default(),
                     om_sub: Default::default(),
@@ -335,6 +369,10 @@ macro_rules! bus_decompressor {
                     b32_8: Constant::new(32.into()),
                     r31: Constant::new(31.into()),
                     rmask: Constant::new(0xE0.into()),
+                    slow_m: Constant::new(slow_elems($n).into()),
+                    one4: Constant::new(1.into()),
+                    two2: Constant::new(2.into()),
+                    three2: Constant::new(3.into()),
                     all_n: Constant::new(Bits::<$n>::mask()),
                     all32: Constant::new(0xFFFF_FFFFu64.into()),
                     zero_n: Constant::new(0.into()),
@@ -351,7 +389,7 @@ macro_rules! bus_decompressor {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, ocq,
+                    self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, cfq, kcq, ocq,
                     lbq, pz, m_keep, m_valid, m_cnt, m_last, m_ef, m_bad, m_miss, o_bad, o_cnt,
                     o_last, o_valid, o_ef, err, miss, o_miss
                 );
@@ -406,9 +444,35 @@ macro_rules! bus_decompressor {
                 self.keep.elem.next = self.elem.val();
                 self.keep.raw.next = self.craw.q.val();
                 self.keep.first.next = self.bpos.q.val() == self.zero3.val();
-                // The bytes the beat uses: its kept lanes.
+                // The bytes the beat uses: its kept lanes (`pc`), or, where a beat holds at
+                // most one block (`fast`: every width up to 256 bits), the same count from
+                // registers: the first beat's from `cfq` (counted before this beat's window
+                // was shifted in, HeadCount), a later beat's from `kcq` (counted at the beat
+                // before), a raw beat's its byte count. They differ only on a beat with mask
+                // bits past its chunk's end, which fails rule 17b either way. The loop through
+                // the buffer is then registers -> `c` -> the shift -> registers.
                 self.pc.x.next = self.keep.ykeep.val();
+                self.fast.next = !(self.slow_m.val() & (self.one4.val() << self.elem.val())).any();
+                self.oc12.x.next = self.ocq.q.val();
                 self.c.next = self.pc.y.val();
+                if self.fast.val() {
+                    self.c.next = self.kcq.q.val();
+                    if self.first.val() {
+                        self.c.next = self.cfq.q.val();
+                    }
+                }
+                if self.craw.q.val() {
+                    self.c.next = self.oc12.y.val();
+                }
+                // The next beat of a block spanning beats: its mask bits' count, times E/8.
+                // (From registers and children, not locals: a child input read from a local
+                // makes Verilator see a combinational cycle through the child, UNOPTFLAT.)
+                self.kpc.x.next = (self.msel.y.val() >> (self.boff.q.val() + self.geom.g.val()))
+                    & !(self.all32.val() << self.geom.g.val());
+                self.esh.next = self.elem.val();
+                if self.elem.val() == self.three2.val() {
+                    self.esh.next = self.two2.val();
+                }
                 // ---- enough bytes: the window's L, or the rest of the chunk
                 self.need.next = self.l12.val();
                 if self.srem.q.val() < self.l32.val() {
@@ -481,6 +545,7 @@ macro_rules! bus_decompressor {
                     self.act.d.next = false;
                 }
                 if self.dec.val() {
+                    self.kcq.d.next = self.kpc.y.val() << self.esh.val();
                     self.m_keep.d.next = self.keep.ykeep.val();
                     self.m_cnt.d.next = self.ocq.q.val();
                     self.m_last.d.next = self.clast.q.val() & self.lastb.val();
@@ -535,19 +600,32 @@ macro_rules! bus_decompressor {
                 self.take.next = self.tin.val() & !self.err.q.val();
                 self.udp.sbuf.next = self.sbuf.q.val();
                 self.udp.held.next = self.b.q.val();
-                self.udp.cons.next = self.zero12.val();
-                if self.dec.val() {
-                    self.udp.cons.next = self.c.val();
-                }
+                self.udp.c.next = self.c.val();
+                self.udp.go.next = self.dec.val();
                 self.udp.in_data.next = self.in_data.val();
+                // Loaded every cycle: with no beat decoded and none taken, the held bytes stay
+                // and what lands above them is never read.
                 self.sbuf.d.next = self.udp.nxt.val();
-                self.sbuf.en.next = self.dec.val() | self.take.val();
+                self.sbuf.en.next = true;
+                // The next window's first-beat count, registered (`cfq` = HeadCount of the
+                // window in `sbuf`, always).
+                self.hc.sbuf.next = self.sbuf.q.val();
+                self.hc.held.next = self.b.q.val();
+                self.hc.in_data.next = self.in_data.val();
+                self.hc.elem.next = self.elem.val();
+                self.hc.c.next = self.c.val();
+                self.hc.go.next = self.dec.val();
+                self.cfq.d.next = self.hc.cnt.val();
+                self.cons.next = self.zero12.val();
+                if self.dec.val() {
+                    self.cons.next = self.c.val();
+                }
                 self.sbuf.clr.next = self.rst.val();
                 self.ic12.x.next = self.in_cnt.val();
                 self.bi.next = self.b.q.val() + self.ic12.y.val();
-                self.b.d.next = self.b.q.val() - self.udp.cons.val();
+                self.b.d.next = self.b.q.val() - self.cons.val();
                 if self.take.val() {
-                    self.b.d.next = self.bi.val() - self.udp.cons.val();
+                    self.b.d.next = self.bi.val() - self.cons.val();
                 }
                 // ---- a failed chunk's stored bytes not yet in (`miss`: its error waits)
                 self.ic32.x.next = self.in_cnt.val();

@@ -9,8 +9,9 @@
 //! * [`ElemFlags`], [`Low32`]: the element flags (masks) of a beat.
 //! * [`BeatLanes`]: the lane layout with its keep flags.
 //! * [`PackerDatapath`]: the packer's wide half.
-//! * [`MaskChain`], [`LaneKeep`], [`SlotDrop`], [`Widen32`], [`UnpackDatapath`]: the
-//!   decompressor's block masks, keep flags, output bytes and input buffer.
+//! * [`MaskChain`], [`LaneKeep`], [`SlotDrop`], [`Widen32`], [`UnpackDatapath`],
+//!   [`HeadCount`]: the decompressor's block masks, keep flags, output bytes, input buffer
+//!   and the next window's first-beat byte count.
 //! * `ZvcBusCompressor…` (compressor.rs) and `ZvcBusDecompressor…` (decompressor.rs): the
 //!   codec, one type per bus width.
 
@@ -22,6 +23,7 @@ mod decompressor;
 #[cfg(test)]
 mod decompressor_tests;
 mod elem_flags;
+mod head_count;
 mod mask_chain;
 mod packer_dp;
 #[cfg(test)]
@@ -40,6 +42,7 @@ pub use decompressor::{
     ZvcBusDecompressorDw512, BUS_DECOMPRESSOR_PORTS,
 };
 pub use elem_flags::{ElemFlags, Low32, Widen32};
+pub use head_count::HeadCount;
 pub use mask_chain::MaskChain;
 pub use packer_dp::PackerDatapath;
 pub use unpack_dp::UnpackDatapath;

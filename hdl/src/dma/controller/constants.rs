@@ -167,6 +167,7 @@ macro_rules! controller_default {
                     stop_wait: Default::default(),
                     h_crc: Default::default(),
                     h_zvcx: Default::default(),
+                    h_ty: Default::default(),
                     left: Default::default(),
                     last_w: Default::default(),
                     wlo_r: Default::default(),

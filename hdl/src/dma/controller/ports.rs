@@ -247,11 +247,12 @@ macro_rules! controller_struct {
             pr_beats: DFF<Bits<LEN_BITS>>,
             pay_out: DFF<Bits<LEN_BITS>>,
             stop_wait: DFF<Bit>,
-            // DECOMPRESS: the header's CRC and ZVC-X flags (registered in HdrCheck), the
+            // DECOMPRESS: the header's CRC and ZVC-X flags and type (registered in HdrCheck), the
             // payload bytes left after the good entries (payload_len - off) and the metadata
             // word of the frame's last entry, so the entry checks start from registers
             h_crc: DFF<Bit>,
             h_zvcx: DFF<Bit>,
+            h_ty: DFF<Bits<TYPE_BITS>>,
             left: DFF<Bits<LEN_BITS>>,
             last_w: DFF<Bits<LEN_BITS>>,
             // DECOMPRESS: the window's bounds in metadata words and index beats, registered

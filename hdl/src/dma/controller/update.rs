@@ -15,7 +15,7 @@ macro_rules! controller_logic {
                     req_addr, req_beats, code, desc_read, abort_pend, serr, n, cl, dst_len, bw,
                     off, rem, wdone, ck_cnt, busy_r, err_r, err_code_r, err_desc_r, wbase, wend,
                     ir_addr, berr, arem, stopped, stop_at, stop_code, dstart, pr_addr, pr_beats,
-                    pay_out, stop_wait, mc_done, h_crc, h_zvcx, left, last_w, wlo_r, whi_r, fw_r,
+                    pay_out, stop_wait, mc_done, h_crc, h_zvcx, h_ty, left, last_w, wlo_r, whi_r, fw_r,
                     bhi_r, blo_r, pay_new_r, pay_all_r, ccode_r, hcode_r, room
                 );
             },
@@ -213,6 +213,7 @@ macro_rules! controller_logic {
                         self.left.d.next = self.hchk.plen.val();
                         self.h_crc.d.next = self.hchk.crc.val();
                         self.h_zvcx.d.next = self.hchk.zvcx.val();
+                        self.h_ty.d.next = self.hchk.ty.val();
                         // The index window by window from entry 0 (its beat: ia_hdr).
                         self.wbase.d.next = self.zero32.val();
                         self.wend.d.next = self.win_ents.val();
@@ -679,9 +680,12 @@ macro_rules! controller_logic {
                 self.dp_zvcx.next = self.chk.zvcx.val();
                 self.dp_ty.next = self.chk.ty.val();
                 self.dp_crc.next = self.crc_on.val();
+                // DECOMPRESS: the frame's codec and type as registered at the header's check
+                // (the datapath starts after the index), not through the header checker's
+                // logic, which was the 256-bit engine's critical path into the bus codec.
                 if self.is_dec.val() {
-                    self.dp_zvcx.next = self.hchk.zvcx.val();
-                    self.dp_ty.next = self.hchk.ty.val();
+                    self.dp_zvcx.next = self.h_zvcx.q.val();
+                    self.dp_ty.next = self.h_ty.q.val();
                 }
                 self.dp_src_len.next = self.chk.src_len.val();
                 self.dp_dst_len.next = self.dst_len.q.val();
