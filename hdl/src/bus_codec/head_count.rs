@@ -17,11 +17,7 @@
 use rust_hdl::core::prelude::*;
 
 use super::elem_flags::elem_bytes;
-
-/// Bits to address byte positions `0..=max`.
-pub(crate) fn bits_for(max: usize) -> usize {
-    (usize::BITS - max.leading_zeros()) as usize
-}
+use super::unpack_dp::{bits_for, buffer_bytes};
 
 /// The first-beat byte count of the block at the next window's front of an `N`-byte bus
 /// (`W = 8·N`) with an `FW`-bit buffer (`FW = 8·(L + N)`).
@@ -58,17 +54,14 @@ fn first_elems(n: usize, elem: u64) -> usize {
 
 impl<const N: usize, const W: usize, const FW: usize> Logic for HeadCount<N, W, FW> {
     fn update(&mut self) {
-        let held = (self.held.val().to_u64() as usize).min(FW / 8);
-        let cons = if self.go.val() {
-            self.c.val().to_u64() as usize
-        } else {
-            0
-        };
+        let (all, cons) = buffer_bytes::<N, W, FW>(
+            self.sbuf.val(),
+            self.held.val(),
+            self.in_data.val(),
+            self.c.val(),
+            self.go.val(),
+        );
         let elem = self.elem.val().to_u64();
-        let sb = crate::prims::bytes_of(self.sbuf.val());
-        let ib = crate::prims::bytes_of(self.in_data.val());
-        let mut all: Vec<u8> = sb[..held].to_vec();
-        all.extend_from_slice(&ib[..N]);
         let mask = (0..4).fold(0u64, |m, b| {
             m | u64::from(all.get(cons + b).copied().unwrap_or(0)) << (8 * b)
         });

@@ -10,8 +10,6 @@
 
 use rust_hdl::core::prelude::*;
 
-use super::head_count::bits_for;
-
 /// The decompressor's next buffer for an `N`-byte bus (`W = 8·N`) and an `FW`-bit buffer:
 /// `((sbuf below held) | (in_data at held)) >> (go ? c : 0)` (bytes), cut to `FW` bits. Bytes above
 /// the held ones after this cycle are garbage (an untaken beat, or the input beat's bytes past
@@ -32,19 +30,37 @@ pub struct UnpackDatapath<const N: usize, const W: usize, const FW: usize> {
     pub nxt: Signal<Out, Bits<FW>>,
 }
 
+/// Bits to address byte positions `0..=max`.
+pub(crate) fn bits_for(max: usize) -> usize {
+    (usize::BITS - max.leading_zeros()) as usize
+}
+
+/// The model of the buffer before its shift, shared with [`super::HeadCount`]: the held
+/// bytes of `sbuf`, then the input beat's `N` bytes; and where the next window starts (`c` if
+/// `go`, else 0).
+pub(crate) fn buffer_bytes<const N: usize, const W: usize, const FW: usize>(
+    sbuf: Bits<FW>,
+    held: Bits<12>,
+    in_data: Bits<W>,
+    c: Bits<12>,
+    go: bool,
+) -> (Vec<u8>, usize) {
+    let held = (held.to_u64() as usize).min(FW / 8);
+    let mut all: Vec<u8> = crate::prims::bytes_of(sbuf)[..held].to_vec();
+    all.extend_from_slice(&crate::prims::bytes_of(in_data)[..N]);
+    (all, if go { c.to_u64() as usize } else { 0 })
+}
+
 impl<const N: usize, const W: usize, const FW: usize> Logic for UnpackDatapath<N, W, FW> {
     fn update(&mut self) {
-        let held = (self.held.val().to_u64() as usize).min(FW / 8);
-        let cons = if self.go.val() {
-            self.c.val().to_u64() as usize
-        } else {
-            0
-        };
+        let (all, cons) = buffer_bytes::<N, W, FW>(
+            self.sbuf.val(),
+            self.held.val(),
+            self.in_data.val(),
+            self.c.val(),
+            self.go.val(),
+        );
         debug_assert!(cons <= FW / 8 - N, "UnpackDatapath: c past the window");
-        let sb = crate::prims::bytes_of(self.sbuf.val());
-        let ib = crate::prims::bytes_of(self.in_data.val());
-        let mut all: Vec<u8> = sb[..held].to_vec();
-        all.extend_from_slice(&ib[..N]);
         let nxt: Vec<u8> = (0..FW / 8)
             .map(|j| all.get(j + cons).copied().unwrap_or(0))
             .collect();
