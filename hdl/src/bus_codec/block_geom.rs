@@ -13,6 +13,16 @@ pub(crate) fn geometry(n: usize, elem: u64) -> (usize, usize) {
     (k, if k > 1 { n / eb } else { 0 })
 }
 
+/// The element width codes (bit `e`, code 3 as 2) at which an `n`-byte beat holds more than
+/// one block (the bus decompressor then counts the bytes a beat uses from its kept lanes, not
+/// from registers).
+pub(crate) fn slow_elems(n: usize) -> u64 {
+    (0..4u64)
+        .filter(|&e| n / elem_bytes(e) > 32)
+        .map(|e| 1 << e)
+        .sum()
+}
+
 /// The block geometry of an `N`-byte bus for the stream's element width.
 #[derive(LogicBlock, Default)]
 pub struct BlockGeom<const N: usize> {

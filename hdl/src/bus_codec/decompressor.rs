@@ -17,27 +17,32 @@
 //!   counted from the block's mask at the beat before. The
 //!   window and keep flags are registered (stage M); the next cycle the [`ByteExpand`] network
 //!   moves the window's bytes to the kept lanes and [`SlotDrop`] takes the data bytes out into
-//!   the output register. A raw chunk keeps every byte. The beat's byte count and last-beat
+//!   the output register (stage O); its zero-element check goes with it into stage P, which
+//!   drives the output. A raw chunk keeps every byte. The beat's byte count and last-beat
 //!   flag are registered (`ocq`, `lbq`), computed when the previous beat or the command left.
+//! * **Chunk commands** wait in a two-entry queue (`ckq`); its head opens when no chunk is
+//!   open, or as the open chunk's last beat decodes, so back-to-back one-beat chunks still
+//!   decode one a cycle.
 //! * **Failed beats travel in order**: a beat failing a check at its decode (17a, b, d) goes
-//!   on through stage M marked (`m_bad`, `o_bad`), its bytes leaving the buffer as a good
-//!   beat's do (so the checks stay off the buffer's loop), and nothing more is decoded (`pz`); the
-//!   error rises when it reaches the output register, as for a zero element (17c), so the
-//!   beats before it are checked and delivered first; each carries its chunk's missing bytes
-//!   (`m_miss`, `o_miss`, less the input taken while it waits).
+//!   on through stages M and O marked (`m_bad`, `o_bad`), its bytes leaving the buffer as a
+//!   good beat's do (so the checks stay off the buffer's loop), and nothing more is decoded
+//!   (`pz`); the error rises when it reaches stage P (`p_fail`), as for a zero element (17c),
+//!   so the beats before it are checked and delivered first; each carries its chunk's missing
+//!   bytes (`m_miss`, `o_miss`, `p_miss`, less the input taken while it waits).
 //! * **Checks** (sticky until `rst`; afterwards every input is taken and dropped and nothing
 //!   more comes out, so the source never hangs): a beat needs more bytes than its chunk has
 //!   left (17a); the chunk's last beat leaves stored bytes unused (17d); mask bits past the
-//!   chunk's end (17b); a stored element that is zero (17c, checked on the output register,
-//!   whose beat is then not delivered).
+//!   chunk's end (17b); a stored element that is zero (17c, checked on stage O's beat,
+//!   registered into stage P, whose beat is then not delivered).
 //! * **When a check is final**: a chunk's error may show before all its stored bytes have
 //!   come in, and a read error on one of those bytes wins over it (docs/DESCRIPTORS.md, step
 //!   8). So the failing chunk's missing bytes are counted (`miss`, down as the dropped input
 //!   comes in): `error` rises once none are missing, `err_wait` says an error waits for them.
-//!   `starve` says the open chunk cannot go on without more input (its next stored byte has
-//!   not come): with the input held, the chunks before it are decided.
+//!   `starve`: the open chunk waits for input, every beat before through its checks.
 //!
-//! `in_ready` and `ck_ready` depend on registers and `out_ready` only.
+//! `in_ready` and `ck_ready` depend on registers and `out_ready` only; so do `out_valid` and
+//! `error` (on registers alone). Latency: a chunk's first beat decodes two cycles after its
+//! command is offered (the queue), and a decoded beat is offered three cycles later (M, O, P).
 
 use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
@@ -45,27 +50,18 @@ use rust_hdl::widgets::prelude::DFF;
 
 use super::beat_count::BeatCount;
 use super::beat_lanes::{LaneKeep, SlotDrop};
-use super::block_geom::BlockGeom;
-use super::elem_flags::{elem_bytes, ElemFlags, Widen32};
+use super::block_geom::{slow_elems, BlockGeom};
+use super::elem_flags::{ElemFlags, Widen32};
 use super::head_count::HeadCount;
 use super::mask_chain::MaskChain;
 use super::unpack_dp::UnpackDatapath;
 use crate::port_docs::PortDocs;
-use crate::prims::{ByteExpand, EnReg, Mux2, PopCount, ZeroExtend};
+use crate::prims::{ByteExpand, EnReg, Join, Mux2, PopCount, RegQueue, ZeroExtend};
 
 /// Port documentation of the bus decompressor, in Verilog port order (the `///` comments of
 /// its port fields below).
 pub static BUS_DECOMPRESSOR_PORTS: PortDocs =
     PortDocs::new(include_str!("decompressor.rs"), "$name");
-
-/// The element width codes (bit `e`, code 3 as 2) at which an `n`-byte beat holds more than
-/// one block, so the bytes a beat uses come from its kept lanes, not from registers.
-fn slow_elems(n: usize) -> u64 {
-    (0..4u64)
-        .filter(|&e| n / elem_bytes(e) > 32)
-        .map(|e| 1 << e)
-        .sum()
-}
 
 macro_rules! bus_decompressor {
     (
@@ -117,15 +113,15 @@ macro_rules! bus_decompressor {
             /// stored bytes did not match its command (BAD_PAYLOAD); raised once all that
             /// chunk's stored bytes have come in (`err_wait` until then).
             pub error: Signal<Out, Bit>,
-            /// A chunk command is open (taken, its last beat not yet decoded, no error): low
-            /// once every chunk commanded has been checked; `error` settles the cycle after
-            /// (the zero-element check of the last beat is on the output register).
+            /// A chunk command is open (taken, its last beat not yet through stage P's checks,
+            /// no error): low once every chunk commanded has been checked, `error` settled.
             pub ck_open: Signal<Out, Bit>,
             /// A chunk failed a check but some of its stored bytes have not come in (`error`
             /// rises when they have; a read error on one of them is the chunk's error).
             pub err_wait: Signal<Out, Bit>,
-            /// From registers: a chunk is open, without error, and its next stored byte has
-            /// not come in (so every chunk before it is decided).
+            /// From registers: a chunk is open, without error, its next stored byte has not
+            /// come in, and every beat decoded has passed its checks (so every chunk before it
+            /// is decided).
             pub starve: Signal<Out, Bit>,
             // ---- input buffer
             sbuf: EnReg<$fw>,
@@ -174,7 +170,7 @@ macro_rules! bus_decompressor {
             m_ef: DFF<Bits<$n>>,
             m_bad: DFF<Bit>,
             m_miss: DFF<Bits<32>>,
-            // ---- output register and its element check
+            // ---- stage O: the expanded beat and its element check
             o_data: EnReg<$w>,
             o_bad: DFF<Bit>,
             o_cnt: DFF<Bits<8>>,
@@ -182,6 +178,17 @@ macro_rules! bus_decompressor {
             o_valid: DFF<Bit>,
             o_ef: DFF<Bits<$n>>,
             ofl: ElemFlags<$n, $w>,
+            // ---- stage P: the output beat, its checks registered (`p_fail`)
+            p_data: EnReg<$w>,
+            p_cnt: DFF<Bits<8>>,
+            p_last: DFF<Bit>,
+            p_valid: DFF<Bit>,
+            p_fail: DFF<Bit>,
+            p_miss: DFF<Bits<32>>,
+            // ---- chunk commands, queued: `ck_ready` from registers
+            ckq: RegQueue<64, 2, 2>,
+            ckj: Join<32, 32, 64>,
+            ckt: Join<1, 1, 2>,
             err: DFF<Bit>,
             miss: DFF<Bits<32>>,
             o_miss: DFF<Bits<32>>,
@@ -207,7 +214,10 @@ macro_rules! bus_decompressor {
             bad: Signal<Local, Bit>,
             ok: Signal<Local, Bit>,
             take: Signal<Local, Bit>,
-            ovalid: Signal<Local, Bit>,
+            pvalid: Signal<Local, Bit>,
+            pfree: Signal<Local, Bit>,
+            ogo: Signal<Local, Bit>,
+            start: Signal<Local, Bit>,
             m_now: Signal<Local, Bits<32>>,
             m_left: Signal<Local, Bits<32>>,
             mfree: Signal<Local, Bit>,
@@ -224,6 +234,7 @@ macro_rules! bus_decompressor {
             m_sub: Signal<Local, Bits<32>>,
             mm_sub: Signal<Local, Bits<32>>,
             om_sub: Signal<Local, Bits<32>>,
+            pm_sub: Signal<Local, Bits<32>>,
             // ---- constants
             n8: Constant<Bits<8>>,
             n32: Constant<Bits<32>>,
@@ -234,6 +245,7 @@ macro_rules! bus_decompressor {
             rmask: Constant<Bits<8>>,
             slow_m: Constant<Bits<4>>,
             one4: Constant<Bits<4>>,
+            two4: Constant<Bits<4>>,
             two2: Constant<Bits<2>>,
             three2: Constant<Bits<2>>,
             all_n: Constant<Bits<$n>>,
@@ -321,6 +333,15 @@ macro_rules! bus_decompressor {
                     o_valid: Default::default(),
                     o_ef: Default::default(),
                     ofl: Default::default(),
+                    p_data: Default::default(),
+                    p_cnt: Default::default(),
+                    p_last: Default::default(),
+                    p_valid: Default::default(),
+                    p_fail: Default::default(),
+                    p_miss: Default::default(),
+                    ckq: Default::default(),
+                    ckj: Default::default(),
+                    ckt: Default::default(),
                     err: Default::default(),
                     miss: Default::default(),
                     o_miss: Default::default(),
@@ -345,7 +366,10 @@ macro_rules! bus_decompressor {
                     bad: Default::default(),
                     ok: Default::default(),
                     take: Default::default(),
-                    ovalid: Default::default(),
+                    pvalid: Default::default(),
+                    pfree: Default::default(),
+                    ogo: Default::default(),
+                    start: Default::default(),
                     m_now: Default::default(),
                     m_left: Default::default(),
                     mfree: Default::default(),
@@ -362,6 +386,7 @@ macro_rules! bus_decompressor {
                     m_sub: Default::default(),
                     mm_sub: Default::default(),
                     om_sub: Default::default(),
+                    pm_sub: Default::default(),
                     n8: Constant::new($n.into()),
                     n32: Constant::new($n.into()),
                     l32: Constant::new($l.into()),
@@ -371,6 +396,7 @@ macro_rules! bus_decompressor {
                     rmask: Constant::new(0xE0.into()),
                     slow_m: Constant::new(slow_elems($n).into()),
                     one4: Constant::new(1.into()),
+                    two4: Constant::new(2.into()),
                     two2: Constant::new(2.into()),
                     three2: Constant::new(3.into()),
                     all_n: Constant::new(Bits::<$n>::mask()),
@@ -391,9 +417,10 @@ macro_rules! bus_decompressor {
                 dff_setup!(
                     self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, cfq, kcq, ocq,
                     lbq, pz, m_keep, m_valid, m_cnt, m_last, m_ef, m_bad, m_miss, o_bad, o_cnt,
-                    o_last, o_valid, o_ef, err, miss, o_miss
+                    o_last, o_valid, o_ef, err, miss, o_miss, p_cnt, p_last, p_valid, p_fail, p_miss
                 );
-                clock!(self, clock, sbuf, m_win, o_data);
+                clock!(self, clock, sbuf, m_win, o_data, p_data, ckq);
+                self.ckq.rst.next = self.rst.val();
                 // ---- the element width (BlockGeom, as in the compressor)
                 self.geom.elem.next = self.elem.val();
                 self.km1.next = self.geom.km1.val();
@@ -401,15 +428,26 @@ macro_rules! bus_decompressor {
                 // Blocks fit in a beat (k = 1). Registered: `elem` is stable a cycle before a
                 // stream, and the combinational children then read a register, not a local.
                 self.kone.d.next = self.km1.val() == self.zero3.val();
-                // ---- the output register: a beat that failed a check at its decode
-                // (`o_bad`), or its zero-element check (rule 17c), raises the error
+                // ---- stage O, the expanded beat: its zero-element check (rule 17c) goes into
+                // stage P with it, with a failed decode's mark (`p_fail`), so the error and the
+                // handshakes come from registers; a failed beat in P raises the error
                 self.ofl.d.next = self.o_data.q.val();
                 self.ofl.cnt.next = self.o_cnt.q.val();
                 self.ofl.elem.next = self.elem.val();
-                self.zbad.next = self.o_valid.q.val()
-                    & (self.o_bad.q.val() | (self.o_ef.q.val() & !self.ofl.ef.val()).any());
-                self.ovalid.next = self.o_valid.q.val() & !self.zbad.val() & !self.err.q.val();
-                self.ofree.next = !self.o_valid.q.val() | (self.ovalid.val() & self.out_ready.val());
+                self.zbad.next = self.p_valid.q.val() & self.p_fail.q.val();
+                self.pvalid.next = self.p_valid.q.val() & !self.zbad.val() & !self.err.q.val();
+                self.pfree.next = !self.p_valid.q.val() | (self.pvalid.val() & self.out_ready.val());
+                self.ogo.next = self.o_valid.q.val() & self.pfree.val();
+                self.ofree.next = !self.o_valid.q.val() | self.pfree.val();
+                self.p_data.d.next = self.o_data.q.val();
+                self.p_data.en.next = self.ogo.val();
+                self.p_data.clr.next = self.rst.val();
+                if self.ogo.val() {
+                    self.p_cnt.d.next = self.o_cnt.q.val();
+                    self.p_last.d.next = self.o_last.q.val();
+                    self.p_fail.d.next =
+                        self.o_bad.q.val() | (self.o_ef.q.val() & !self.ofl.ef.val()).any();
+                }
                 // ---- stage M: the decoded beat's window and keep flags, expanded into o_data
                 self.mv.next = self.m_valid.q.val() & self.ofree.val();
                 self.mfree.next = !self.m_valid.q.val() | self.ofree.val();
@@ -504,7 +542,7 @@ macro_rules! bus_decompressor {
                 if !self.kone.q.val() {
                     self.past.next = (self.msel.y.val() & !self.t_cut.val()).any();
                 }
-                // ---- decode, check; a failed beat goes on to the output register marked
+                // ---- decode, check; a failed beat goes on to stage P marked
                 // (`m_bad`), after the beats before it, and nothing more is decoded (`pz`)
                 self.dec.next = self.act.q.val()
                     & !self.err.q.val()
@@ -536,7 +574,7 @@ macro_rules! bus_decompressor {
                 // Written out again, not `orn`: a child input read from a local of this block
                 // makes Verilator see a combinational cycle through `oc` (UNOPTFLAT).
                 self.oc.x.next = self.orem.q.val() - self.ox.y.val();
-                self.ock.x.next = self.ck_len.val();
+                self.ock.x.next = self.ckq.q.val().get_bits::<32>(32);
                 // A decoded beat moves on and its bytes leave the buffer whether or not it
                 // failed a check: the checks (`bad`) stay off the buffer's loop (for timing),
                 // and after a failed beat (`pz`) nothing more is decoded, so what it leaves
@@ -570,21 +608,37 @@ macro_rules! bus_decompressor {
                     }
                 }
                 self.m_valid.d.next = self.dec.val() | (self.m_valid.q.val() & !self.ofree.val());
-                self.o_valid.d.next =
-                    self.mv.val() | (self.o_valid.q.val() & !(self.ovalid.val() & self.out_ready.val()));
-                // ---- the next chunk's command
-                self.ck_ready.next = !self.err.q.val()
+                self.o_valid.d.next = self.mv.val() | (self.o_valid.q.val() & !self.ogo.val());
+                self.p_valid.d.next =
+                    self.ogo.val() | (self.p_valid.q.val() & !(self.pvalid.val() & self.out_ready.val()));
+                // ---- chunk commands: into a two-entry queue while it has room (so
+                // `ck_ready` is from registers, and a command a cycle keeps one chunk a cycle);
+                // the head opens when no chunk is, or as the open one's last beat decodes
+                self.ckj.lo.next = self.ck_stored.val();
+                self.ckj.hi.next = self.ck_len.val();
+                self.ckt.lo.next = self.ck_raw.val().into();
+                self.ckt.hi.next = self.ck_last.val().into();
+                self.ckq.d.next = self.ckj.y.val();
+                self.ckq.t.next = self.ckt.y.val();
+                self.ck_ready.next = (self.ckq.count.val() < self.two4.val())
+                    & !self.err.q.val()
+                    & !self.pz.q.val()
+                    & !self.rst.val();
+                self.ckq.push.next = self.ck_valid.val() & self.ck_ready.val();
+                self.start.next = self.ckq.count.val().any()
+                    & !self.err.q.val()
                     & !self.pz.q.val()
                     & !self.rst.val()
                     & (!self.act.q.val() | (self.ok.val() & self.lastb.val()));
-                if self.ck_valid.val() & self.ck_ready.val() {
+                self.ckq.pop.next = self.start.val();
+                if self.start.val() {
                     self.act.d.next = true;
-                    self.srem.d.next = self.ck_stored.val();
-                    self.orem.d.next = self.ck_len.val();
+                    self.srem.d.next = self.ckq.q.val().get_bits::<32>(0);
+                    self.orem.d.next = self.ckq.q.val().get_bits::<32>(32);
                     self.ocq.d.next = self.ock.y.val();
-                    self.lbq.d.next = self.ck_len.val() <= self.n32.val();
-                    self.craw.d.next = self.ck_raw.val();
-                    self.clast.d.next = self.ck_last.val();
+                    self.lbq.d.next = self.ckq.q.val().get_bits::<32>(32) <= self.n32.val();
+                    self.craw.d.next = self.ckq.qt.val().get_bit(0);
+                    self.clast.d.next = self.ckq.qt.val().get_bit(1);
                     self.bpos.d.next = self.zero3.val();
                     self.boff.d.next = self.zero5.val();
                 }
@@ -630,14 +684,14 @@ macro_rules! bus_decompressor {
                 // ---- a failed chunk's stored bytes not yet in (`miss`: its error waits)
                 self.ic32.x.next = self.in_cnt.val();
                 // The open chunk's missing bytes; a decoded beat keeps them (srem and b both
-                // lose its bytes), less the input that comes while it waits in stage M and on
-                // the output register, for its checks there.
+                // lose its bytes), less the input that comes while it waits in stages M, O and
+                // P, for its checks there.
                 self.m_now.next = self.zero32.val();
                 if self.srem.q.val() > self.bx.y.val() {
                     self.m_now.next = self.srem.q.val() - self.bx.y.val();
                 }
                 if self.zbad.val() {
-                    self.m_now.next = self.o_miss.q.val();
+                    self.m_now.next = self.p_miss.q.val();
                 }
                 if self.err.q.val() {
                     self.m_now.next = self.miss.q.val();
@@ -656,16 +710,27 @@ macro_rules! bus_decompressor {
                 if self.o_miss.q.val() > self.ic32.y.val() {
                     self.om_sub.next = self.o_miss.q.val() - self.ic32.y.val();
                 }
+                self.pm_sub.next = self.zero32.val();
+                if self.p_miss.q.val() > self.ic32.y.val() {
+                    self.pm_sub.next = self.p_miss.q.val() - self.ic32.y.val();
+                }
                 self.m_left.next = self.m_now.val();
                 if self.tin.val() {
                     self.m_left.next = self.m_sub.val();
                     self.m_miss.d.next = self.mm_sub.val();
                     self.o_miss.d.next = self.om_sub.val();
+                    self.p_miss.d.next = self.pm_sub.val();
                 }
                 if self.mv.val() {
                     self.o_miss.d.next = self.m_miss.q.val();
                     if self.tin.val() {
                         self.o_miss.d.next = self.mm_sub.val();
+                    }
+                }
+                if self.ogo.val() {
+                    self.p_miss.d.next = self.o_miss.q.val();
+                    if self.tin.val() {
+                        self.p_miss.d.next = self.om_sub.val();
                     }
                 }
                 if self.dec.val() {
@@ -674,10 +739,14 @@ macro_rules! bus_decompressor {
                 if self.zbad.val() | self.err.q.val() {
                     self.miss.d.next = self.m_left.val();
                 }
+                // Every decoded beat through its checks first: an earlier chunk's error must
+                // win over a read error on the input this one waits for.
                 self.starve.next = self.act.q.val()
                     & !self.err.q.val()
                     & !self.pz.q.val()
-                    & !self.zbad.val()
+                    & !self.m_valid.q.val()
+                    & !self.o_valid.q.val()
+                    & !self.p_valid.q.val()
                     & (self.b.q.val() < self.need.val());
                 if self.rst.val() {
                     self.miss.d.next = self.zero32.val();
@@ -686,21 +755,28 @@ macro_rules! bus_decompressor {
                     self.pz.d.next = false;
                     self.m_valid.d.next = false;
                     self.o_valid.d.next = false;
+                    self.p_valid.d.next = false;
                     self.err.d.next = false;
                     self.bpos.d.next = self.zero3.val();
                     self.boff.d.next = self.zero5.val();
                 }
                 // ---- ports
-                self.out_data.next = self.o_data.q.val();
+                self.out_data.next = self.p_data.q.val();
                 self.out_strb.next = self.all_n.val();
-                if self.o_cnt.q.val() < self.n8.val() {
-                    self.out_strb.next = !(self.all_n.val() << self.o_cnt.q.val());
+                if self.p_cnt.q.val() < self.n8.val() {
+                    self.out_strb.next = !(self.all_n.val() << self.p_cnt.q.val());
                 }
-                self.out_last.next = self.o_last.q.val();
-                self.out_valid.next = self.ovalid.val();
+                self.out_last.next = self.p_last.q.val();
+                self.out_valid.next = self.pvalid.val();
                 self.error.next = self.err.q.val() & !self.miss.q.val().any();
                 self.err_wait.next = self.err.q.val() & self.miss.q.val().any();
-                self.ck_open.next = self.act.q.val() & !self.err.q.val();
+                // Until the last beat commanded has passed its checks in stage P.
+                self.ck_open.next = (self.act.q.val()
+                    | self.ckq.count.val().any()
+                    | self.m_valid.q.val()
+                    | self.o_valid.q.val()
+                    | self.p_valid.q.val())
+                    & !self.err.q.val();
             }
         }
     };
