@@ -54,6 +54,7 @@ use super::block_geom::{slow_elems, BlockGeom};
 use super::elem_flags::{ElemFlags, Widen32};
 use super::head_count::HeadCount;
 use super::mask_chain::MaskChain;
+use super::past_end::PastEnd;
 use super::unpack_dp::UnpackDatapath;
 use crate::port_docs::PortDocs;
 use crate::prims::{ByteExpand, EnReg, Join, Mux2, PopCount, RegQueue, ZeroExtend};
@@ -158,8 +159,11 @@ macro_rules! bus_decompressor {
             drop: SlotDrop<$n, $w, $l, $wl>,
             bx: ZeroExtend<12, 32>,
             cx: ZeroExtend<12, 32>,
+            kcx: ZeroExtend<12, 32>,
+            cfx: ZeroExtend<12, 32>,
+            pe: PastEnd<$n>,
+            er: DFF<Bits<2>>,
             ox: ZeroExtend<8, 32>,
-            bo8: ZeroExtend<5, 8>,
             ic12: ZeroExtend<8, 12>,
             // ---- the decoded beat's window and keep flags (stage M), expanded into o_data
             m_win: EnReg<$wl>,
@@ -201,17 +205,12 @@ macro_rules! bus_decompressor {
             first: Signal<Local, Bit>,
             need: Signal<Local, Bits<12>>,
             avail: Signal<Local, Bits<12>>,
-            lo: Signal<Local, Bits<8>>,
-            hi: Signal<Local, Bits<8>>,
-            t_lo: Signal<Local, Bits<$n>>,
-            t_hi: Signal<Local, Bits<$n>>,
-            cut: Signal<Local, Bits<8>>,
-            t_cut: Signal<Local, Bits<32>>,
-            past: Signal<Local, Bit>,
             zbad: Signal<Local, Bit>,
             ofree: Signal<Local, Bit>,
             dec: Signal<Local, Bit>,
             bad: Signal<Local, Bit>,
+            pbad: Signal<Local, Bit>,
+            c32: Signal<Local, Bits<32>>,
             ok: Signal<Local, Bit>,
             take: Signal<Local, Bit>,
             pvalid: Signal<Local, Bit>,
@@ -240,9 +239,6 @@ macro_rules! bus_decompressor {
             n32: Constant<Bits<32>>,
             l32: Constant<Bits<32>>,
             l12: Constant<Bits<12>>,
-            b32_8: Constant<Bits<8>>,
-            r31: Constant<Bits<8>>,
-            rmask: Constant<Bits<8>>,
             slow_m: Constant<Bits<4>>,
             one4: Constant<Bits<4>>,
             two4: Constant<Bits<4>>,
@@ -315,8 +311,11 @@ macro_rules! bus_decompressor {
                     drop: Default::default(),
                     bx: Default::default(),
                     cx: Default::default(),
+                    kcx: Default::default(),
+                    cfx: Default::default(),
+                    pe: Default::default(),
+                    er: Default::default(),
                     ox: Default::default(),
-                    bo8: Default::default(),
                     ic12: Default::default(),
                     m_win: Default::default(),
                     m_keep: Default::default(),
@@ -353,17 +352,12 @@ macro_rules! bus_decompressor {
                     first: Default::default(),
                     need: Default::default(),
                     avail: Default::default(),
-                    lo: Default::default(),
-                    hi: Default::default(),
-                    t_lo: Default::default(),
-                    t_hi: Default::default(),
-                    cut: Default::default(),
-                    t_cut: Default::default(),
-                    past: Default::default(),
                     zbad: Default::default(),
                     ofree: Default::default(),
                     dec: Default::default(),
                     bad: Default::default(),
+                    pbad: Default::default(),
+                    c32: Default::default(),
                     ok: Default::default(),
                     take: Default::default(),
                     pvalid: Default::default(),
@@ -391,9 +385,6 @@ macro_rules! bus_decompressor {
                     n32: Constant::new($n.into()),
                     l32: Constant::new($l.into()),
                     l12: Constant::new($l.into()),
-                    b32_8: Constant::new(32.into()),
-                    r31: Constant::new(31.into()),
-                    rmask: Constant::new(0xE0.into()),
                     slow_m: Constant::new(slow_elems($n).into()),
                     one4: Constant::new(1.into()),
                     two4: Constant::new(2.into()),
@@ -415,14 +406,16 @@ macro_rules! bus_decompressor {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, cfq, kcq, ocq,
+                    self, clock, er, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, cfq, kcq, ocq,
                     lbq, pz, m_keep, m_valid, m_cnt, m_last, m_ef, m_bad, m_miss, o_bad, o_cnt,
                     o_last, o_valid, o_ef, err, miss, o_miss, p_cnt, p_last, p_valid, p_fail, p_miss
                 );
                 clock!(self, clock, sbuf, m_win, o_data, p_data, ckq);
                 self.ckq.rst.next = self.rst.val();
-                // ---- the element width (BlockGeom, as in the compressor)
-                self.geom.elem.next = self.elem.val();
+                // ---- the element width (BlockGeom, as in the compressor), registered: stable
+                // from before a stream's first command, which opens two cycles later at least
+                self.er.d.next = self.elem.val();
+                self.geom.elem.next = self.er.q.val();
                 self.km1.next = self.geom.km1.val();
                 self.g.next = self.geom.g.val();
                 // Blocks fit in a beat (k = 1). Registered: `elem` is stable a cycle before a
@@ -433,7 +426,7 @@ macro_rules! bus_decompressor {
                 // handshakes come from registers; a failed beat in P raises the error
                 self.ofl.d.next = self.o_data.q.val();
                 self.ofl.cnt.next = self.o_cnt.q.val();
-                self.ofl.elem.next = self.elem.val();
+                self.ofl.elem.next = self.er.q.val();
                 self.zbad.next = self.p_valid.q.val() & self.p_fail.q.val();
                 self.pvalid.next = self.p_valid.q.val() & !self.zbad.val() & !self.err.q.val();
                 self.pfree.next = !self.p_valid.q.val() | (self.pvalid.val() & self.out_ready.val());
@@ -472,14 +465,14 @@ macro_rules! bus_decompressor {
                 self.msel.a.next = self.sbuf.q.val().get_bits::<32>(0);
                 self.msel.b.next = self.kmask.q.val();
                 self.chain.win.next = self.sbuf.q.val().get_bits::<$wl>(0);
-                self.chain.elem.next = self.elem.val();
+                self.chain.elem.next = self.er.q.val();
                 self.wid.x.next = self.msel.y.val() >> self.boff.q.val();
                 self.esel.sel.next = self.kone.q.val();
                 self.esel.a.next = self.chain.ef.val();
                 self.esel.b.next = self.wid.y.val();
                 self.keep.ef.next = self.esel.y.val();
                 self.keep.cnt.next = self.ocq.q.val();
-                self.keep.elem.next = self.elem.val();
+                self.keep.elem.next = self.er.q.val();
                 self.keep.raw.next = self.craw.q.val();
                 self.keep.first.next = self.bpos.q.val() == self.zero3.val();
                 // The bytes the beat uses: its kept lanes (`pc`), or, where a beat holds at
@@ -490,7 +483,7 @@ macro_rules! bus_decompressor {
                 // bits past its chunk's end, which fails rule 17b either way. The loop through
                 // the buffer is then registers -> `c` -> the shift -> registers.
                 self.pc.x.next = self.keep.ykeep.val();
-                self.fast.next = !(self.slow_m.val() & (self.one4.val() << self.elem.val())).any();
+                self.fast.next = !(self.slow_m.val() & (self.one4.val() << self.er.q.val())).any();
                 self.oc12.x.next = self.ocq.q.val();
                 self.c.next = self.pc.y.val();
                 if self.fast.val() {
@@ -507,8 +500,8 @@ macro_rules! bus_decompressor {
                 // makes Verilator see a combinational cycle through the child, UNOPTFLAT.)
                 self.kpc.x.next = (self.msel.y.val() >> (self.boff.q.val() + self.geom.g.val()))
                     & !(self.all32.val() << self.geom.g.val());
-                self.esh.next = self.elem.val();
-                if self.elem.val() == self.three2.val() {
+                self.esh.next = self.er.q.val();
+                if self.er.q.val() == self.three2.val() {
                     self.esh.next = self.two2.val();
                 }
                 // ---- enough bytes: the window's L, or the rest of the chunk
@@ -522,26 +515,12 @@ macro_rules! bus_decompressor {
                     self.avail.next = self.srem.q.val().get_bits::<12>(0);
                 }
                 // ---- mask bits past the chunk's end (rule 17b), on its last beat
-                self.lo.next = self.ocq.q.val() >> self.elem.val();
-                self.hi.next = (self.lo.val() + self.r31.val()) & self.rmask.val();
-                self.t_lo.next = self.all_n.val();
-                if self.lo.val() < self.n8.val() {
-                    self.t_lo.next = !(self.all_n.val() << self.lo.val());
-                }
-                self.t_hi.next = self.all_n.val();
-                if self.hi.val() < self.n8.val() {
-                    self.t_hi.next = !(self.all_n.val() << self.hi.val());
-                }
-                self.bo8.x.next = self.boff.q.val();
-                self.cut.next = self.lo.val() + self.bo8.y.val();
-                self.t_cut.next = self.all32.val();
-                if self.cut.val() < self.b32_8.val() {
-                    self.t_cut.next = !(self.all32.val() << self.cut.val());
-                }
-                self.past.next = (self.esel.y.val() & self.t_hi.val() & !self.t_lo.val()).any();
-                if !self.kone.q.val() {
-                    self.past.next = (self.msel.y.val() & !self.t_cut.val()).any();
-                }
+                self.pe.cnt.next = self.ocq.q.val();
+                self.pe.elem.next = self.er.q.val();
+                self.pe.kone.next = self.kone.q.val();
+                self.pe.ef.next = self.esel.y.val();
+                self.pe.mask.next = self.msel.y.val();
+                self.pe.boff.next = self.boff.q.val();
                 // ---- decode, check; a failed beat goes on to stage P marked
                 // (`m_bad`), after the beats before it, and nothing more is decoded (`pz`)
                 self.dec.next = self.act.q.val()
@@ -550,23 +529,39 @@ macro_rules! bus_decompressor {
                     & !self.zbad.val()
                     & self.mfree.val()
                     & (self.b.q.val() >= self.need.val());
+                // `c` widened, from registers where `c` is (from children, not the local).
                 self.cx.x.next = self.pc.y.val();
+                self.kcx.x.next = self.kcq.q.val();
+                self.cfx.x.next = self.cfq.q.val();
+                self.c32.next = self.cx.y.val();
+                if self.fast.val() {
+                    self.c32.next = self.kcx.y.val();
+                    if self.first.val() {
+                        self.c32.next = self.cfx.y.val();
+                    }
+                }
+                if self.craw.q.val() {
+                    self.c32.next = self.ox.y.val();
+                }
+                // Rules 17a and 17d decide whether the chunk goes on (`ok`); 17b (`pbad`, from
+                // the masks) only marks the beat and stops the decode: the chunk's bytes are
+                // all used either way, and its error comes in stage P.
                 self.bad.next = self.dec.val()
                     & ((self.c.val() > self.avail.val())
-                        | (self.lastb.val() & (self.cx.y.val() != self.srem.q.val()))
-                        | (self.lastb.val() & !self.craw.q.val() & self.past.val()));
+                        | (self.lastb.val() & (self.c32.val() != self.srem.q.val())));
+                self.pbad.next = self.dec.val() & self.lastb.val() & !self.craw.q.val() & self.pe.past.val();
                 self.ok.next = self.dec.val() & !self.bad.val();
                 if self.zbad.val() {
                     self.err.d.next = true;
                 }
-                if self.bad.val() {
+                if self.bad.val() | self.pbad.val() {
                     self.pz.d.next = true;
                 }
                 self.m_win.d.next = self.sbuf.q.val().get_bits::<$wl>(0);
                 self.m_win.en.next = self.dec.val();
                 self.m_win.clr.next = self.rst.val();
                 if self.dec.val() {
-                    self.m_bad.d.next = self.bad.val();
+                    self.m_bad.d.next = self.bad.val() | self.pbad.val();
                 }
                 // The beat count after this beat (registered for the next one).
                 self.ox.x.next = self.ocq.q.val();
@@ -589,9 +584,9 @@ macro_rules! bus_decompressor {
                     self.m_last.d.next = self.clast.q.val() & self.lastb.val();
                     self.m_ef.d.next = self.zero_n.val();
                     if !self.craw.q.val() {
-                        self.m_ef.d.next = self.esel.y.val() & self.t_lo.val();
+                        self.m_ef.d.next = self.esel.y.val() & self.pe.t_lo.val();
                     }
-                    self.srem.d.next = self.srem.q.val() - self.cx.y.val();
+                    self.srem.d.next = self.srem.q.val() - self.c32.val();
                     self.orem.d.next = self.orn.val();
                     self.ocq.d.next = self.oc.y.val();
                     self.lbq.d.next = self.orn.val() <= self.n32.val();
@@ -666,7 +661,7 @@ macro_rules! bus_decompressor {
                 self.hc.sbuf.next = self.sbuf.q.val();
                 self.hc.held.next = self.b.q.val();
                 self.hc.in_data.next = self.in_data.val();
-                self.hc.elem.next = self.elem.val();
+                self.hc.elem.next = self.er.q.val();
                 self.hc.c.next = self.c.val();
                 self.hc.go.next = self.dec.val();
                 self.cfq.d.next = self.hc.cnt.val();

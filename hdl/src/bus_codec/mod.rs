@@ -10,8 +10,8 @@
 //! * [`BeatLanes`]: the lane layout with its keep flags.
 //! * [`PackerDatapath`]: the packer's wide half.
 //! * [`MaskChain`], [`LaneKeep`], [`SlotDrop`], [`Widen32`], [`UnpackDatapath`],
-//!   [`HeadCount`]: the decompressor's block masks, keep flags, output bytes, input buffer
-//!   and the next window's first-beat byte count.
+//!   [`HeadCount`], [`PastEnd`]: the decompressor's block masks, keep flags, output bytes,
+//!   input buffer, the next window's first-beat byte count and the rule 17b check.
 //! * `ZvcBusCompressor…` (compressor.rs) and `ZvcBusDecompressor…` (decompressor.rs): the
 //!   codec, one type per bus width.
 
@@ -26,6 +26,7 @@ mod elem_flags;
 mod head_count;
 mod mask_chain;
 mod packer_dp;
+mod past_end;
 #[cfg(test)]
 mod tests;
 mod unpack_dp;
@@ -45,6 +46,7 @@ pub use elem_flags::{ElemFlags, Low32, Widen32};
 pub use head_count::HeadCount;
 pub use mask_chain::MaskChain;
 pub use packer_dp::PackerDatapath;
+pub use past_end::PastEnd;
 pub use unpack_dp::UnpackDatapath;
 
 use crate::emit::{standalone_block, StandaloneBlock};
