@@ -124,6 +124,7 @@ macro_rules! bus_compressor {
             pop: Signal<Local, Bit>,
             c_take: Signal<Local, Bit>,
             full: Signal<Local, Bit>,
+            le2: Signal<Local, Bit>,
             ovalid: Signal<Local, Bit>,
             olast: Signal<Local, Bit>,
             emit: Signal<Local, Bit>,
@@ -136,6 +137,7 @@ macro_rules! bus_compressor {
             zero32: Constant<Bits<32>>,
             zero12: Constant<Bits<12>>,
             beat: Constant<Bits<12>>,
+            beat2: Constant<Bits<12>>,
             f_raw: Constant<Bits<11>>,
             f_last: Constant<Bits<11>>,
             f_first: Constant<Bits<11>>,
@@ -195,6 +197,7 @@ macro_rules! bus_compressor {
                     pop: Default::default(),
                     c_take: Default::default(),
                     full: Default::default(),
+                    le2: Default::default(),
                     ovalid: Default::default(),
                     olast: Default::default(),
                     emit: Default::default(),
@@ -206,6 +209,7 @@ macro_rules! bus_compressor {
                     zero32: Constant::new(0.into()),
                     zero12: Constant::new(0.into()),
                     beat: Constant::new($n.into()),
+                    beat2: Constant::new((2 * $n).into()),
                     f_raw: Constant::new(F_RAW.into()),
                     f_last: Constant::new(F_LAST.into()),
                     f_first: Constant::new(F_FIRST.into()),
@@ -238,9 +242,14 @@ macro_rules! bus_compressor {
                         self.pos.next = self.zero12.val();
                     }
                 }
+                // C moves in when the buffer will hold at most a beat (pos <= N), decided
+                // from b's register and out_ready, not from pos (a subtract the handshakes
+                // would wait for): without a full beat leaving pos = b (or 0), with one
+                // pos = b - N.
+                self.le2.next = self.b.q.val() <= self.beat2.val();
                 self.c_take.next = self.c_valid.q.val()
                     & !self.fl.q.val()
-                    & (self.pos.val() <= self.beat.val());
+                    & (!self.full.val() | (self.emit.val() & self.le2.val()));
                 // ---- stage 2: the head beat leaves the queue into the C register
                 self.hv.next = self.bq.count.val() != self.zero_q.val();
                 self.need_mask.next =

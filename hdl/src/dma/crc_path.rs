@@ -18,7 +18,8 @@
 //!   bytes: they are cleared and the state starts at `unshift(0xFFFF_FFFF, 32)`, so it is
 //!   `0xFFFF_FFFF` at the index's first byte.
 //!
-//! Chunk CRCs leave 2 cycles after a chunk's last beat (a chunk is whole beats: 128 bytes at
+//! Beats reach the unit through a register stage (`r_*`), so chunk CRCs leave 3 cycles after a
+//! chunk's last beat (a chunk is whole beats: 128 bytes at
 //! least); only a job's last message (the data's last chunk, the metadata pass) may end in a
 //! partial beat, and nothing ends after it in that job, as [`Crc32cBeat`] requires.
 
@@ -111,6 +112,15 @@ pub struct CrcPath<const DW: usize, const BB: usize, const XW: usize, const D: u
     cq: RegQueue<31, 1, D>,
     head: Join<31, 1, 32>,
     nf: DFF<Bit>,
+    /// The unit's input stage: the beat chosen by the mode, a cycle before the unit takes it.
+    r_data: DFF<Bits<DW>>,
+    r_cnt: DFF<Bits<8>>,
+    r_first: DFF<Bit>,
+    r_init: DFF<Bits<32>>,
+    r_last: DFF<Bit>,
+    r_valid: DFF<Bit>,
+    b_last: Signal<Local, Bit>,
+    b_valid: Signal<Local, Bit>,
     pend: DFF<Bits<4>>,
     err_r: DFF<Bit>,
     fin: Signal<Local, Bits<32>>,
@@ -176,6 +186,14 @@ impl<const DW: usize, const BB: usize, const XW: usize, const D: usize> Default
             cq: Default::default(),
             head: Default::default(),
             nf: Default::default(),
+            r_data: Default::default(),
+            r_cnt: Default::default(),
+            r_first: Default::default(),
+            r_init: Default::default(),
+            r_last: Default::default(),
+            r_valid: Default::default(),
+            b_last: Default::default(),
+            b_valid: Default::default(),
             pend: Default::default(),
             err_r: Default::default(),
             fin: Default::default(),
@@ -196,7 +214,7 @@ impl<const DW: usize, const BB: usize, const XW: usize, const D: usize> Logic
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, nf, pend, err_r);
+        dff_setup!(self, clock, nf, pend, err_r, r_data, r_cnt, r_first, r_init, r_last, r_valid);
         self.unit.clock.next = self.clock.val();
         self.unit.rst.next = self.rst.val();
         self.cq.clock.next = self.clock.val();
@@ -205,33 +223,43 @@ impl<const DW: usize, const BB: usize, const XW: usize, const D: usize> Logic
         self.head.hi.next = self.cq.qt.val();
         // ---- the unit's beat: index beats (metadata pass), output beats (DECOMPRESS) or
         // source beats (COMPRESS); a message starts after a reset or a message's end
-        self.unit.in_init.next = self.init.val();
+        self.r_init.d.next = self.init.val();
         if self.mp.val() {
-            self.unit.in_data.next = self.in_data.val();
+            self.r_data.d.next = self.in_data.val();
             if self.m_first.val() {
-                self.unit.in_data.next = self.in_data.val() & self.lead.val();
-                self.unit.in_init.next = self.init_lead.val();
+                self.r_data.d.next = self.in_data.val() & self.lead.val();
+                self.r_init.d.next = self.init_lead.val();
             }
-            self.unit.in_cnt.next = self.m_cnt.val();
-            self.unit.in_first.next = self.m_first.val();
-            self.unit.in_last.next = self.m_last.val();
-            self.unit.in_valid.next = self.m_take.val();
+            self.r_cnt.d.next = self.m_cnt.val();
+            self.r_first.d.next = self.m_first.val();
+            self.b_last.next = self.m_last.val();
+            self.b_valid.next = self.m_take.val();
         } else if self.dec.val() {
-            self.unit.in_data.next = self.o_data.val();
-            self.unit.in_cnt.next = self.o_cnt.val();
-            self.unit.in_first.next = self.nf.q.val();
-            self.unit.in_last.next = self.o_end.val();
-            self.unit.in_valid.next = self.o_take.val();
+            self.r_data.d.next = self.o_data.val();
+            self.r_cnt.d.next = self.o_cnt.val();
+            self.r_first.d.next = self.nf.q.val();
+            self.b_last.next = self.o_end.val();
+            self.b_valid.next = self.o_take.val();
         } else {
-            self.unit.in_data.next = self.in_data.val();
-            self.unit.in_cnt.next = self.s_cnt.val();
-            self.unit.in_first.next = self.nf.q.val();
-            self.unit.in_last.next = self.s_end.val();
-            self.unit.in_valid.next = self.s_take.val() & self.comp.val();
+            self.r_data.d.next = self.in_data.val();
+            self.r_cnt.d.next = self.s_cnt.val();
+            self.r_first.d.next = self.nf.q.val();
+            self.b_last.next = self.s_end.val();
+            self.b_valid.next = self.s_take.val() & self.comp.val();
         }
-        if self.unit.in_valid.val() {
-            self.nf.d.next = self.unit.in_last.val();
+        self.r_last.d.next = self.b_last.val();
+        self.r_valid.d.next = self.b_valid.val();
+        if self.b_valid.val() {
+            self.nf.d.next = self.b_last.val();
         }
+        // The unit takes the beat a cycle later, from registers: the mode's and the
+        // handshakes' logic does not reach its byte mask and matrices in the same cycle.
+        self.unit.in_data.next = self.r_data.q.val();
+        self.unit.in_cnt.next = self.r_cnt.q.val();
+        self.unit.in_first.next = self.r_first.q.val();
+        self.unit.in_init.next = self.r_init.q.val();
+        self.unit.in_last.next = self.r_last.q.val();
+        self.unit.in_valid.next = self.r_valid.q.val();
         self.fin.next = self.unit.out_crc.val() ^ self.ones.val();
         self.m_state.next = self.unit.out_crc.val();
         self.m_done.next = self.unit.out_valid.val();
@@ -276,6 +304,7 @@ impl<const DW: usize, const BB: usize, const XW: usize, const D: usize> Logic
         }
         if self.rst.val() {
             self.nf.d.next = true;
+            self.r_valid.d.next = false;
             self.pend.d.next = self.zero4.val();
             self.err_r.d.next = false;
         }

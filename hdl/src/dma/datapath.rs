@@ -19,9 +19,11 @@
 //! * **DECOMPRESS**: the payload beats and the chunk commands go into the
 //!   `ZvcBusDecompressor`, which decodes and checks every chunk (docs/FORMAT.md rule 17);
 //!   its sticky `error` is the datapath's `error` (BAD_PAYLOAD).
-//! * **Reset and abort**: every child is reset by `rst | start | abort`, so `start` clears the
-//!   previous operation (and the decompressor's sticky error) and `abort` drops everything in
-//!   flight within one cycle. `idle` is low from `start` until the output's last beat has
+//! * **Reset and abort**: every child is reset by `rst` and, the cycle after, by `start` and
+//!   `abort` (registered: the controller's state decode would otherwise reach every child's
+//!   registers in one cycle), so `start` clears the previous operation (and the
+//!   decompressor's sticky error) before the controller's first request is answered, and
+//!   `abort` drops everything in flight within two cycles. `idle` is low from `start` until the output's last beat has
 //!   been taken (or an abort/reset).
 //!
 //! * **Register slices** (`BeatSlice`): the payload beats pass a two-entry register slice on
@@ -175,6 +177,15 @@ macro_rules! datapath {
             // registers
             pos: DFF<Bits<LEN_BITS>>,
             act: DFF<Bit>,
+            /// `start | abort` a cycle ago: the children's reset (with `rst`).
+            crst_r: DFF<Bit>,
+            /// The mode (COMPRESS, DECOMPRESS, with ZVC-X) and the codec's element width,
+            /// registered.
+            m_comp: DFF<Bit>,
+            m_dec: DFF<Bit>,
+            m_cx: DFF<Bit>,
+            m_dx: DFF<Bit>,
+            celem: DFF<Bits<2>>,
             b_done: DFF<Bit>,
             opos: DFF<Bits<LEN_BITS>>,
             need_r: DFF<Bit>,
@@ -279,6 +290,12 @@ macro_rules! datapath {
                     j_word: Default::default(),
                     pos: Default::default(),
                     act: Default::default(),
+                    crst_r: Default::default(),
+                    m_comp: Default::default(),
+                    m_dec: Default::default(),
+                    m_cx: Default::default(),
+                    m_dx: Default::default(),
+                    celem: Default::default(),
                     b_done: Default::default(),
                     opos: Default::default(),
                     need_r: Default::default(),
@@ -321,8 +338,11 @@ macro_rules! datapath {
         impl Logic for $name {
             #[hdl_gen]
             fn update(&mut self) {
-                dff_setup!(self, clock, pos, act, b_done, opos, need_r);
-                self.crst.next = self.rst.val() | self.start.val() | self.abort.val();
+                dff_setup!(
+                    self, clock, pos, act, crst_r, m_comp, m_dec, m_cx, m_dx, celem, b_done, opos, need_r
+                );
+                self.crst_r.d.next = self.start.val() | self.abort.val();
+                self.crst.next = self.rst.val() | self.crst_r.q.val();
                 self.scan.clock.next = self.clock.val();
                 self.fifo.clock.next = self.clock.val();
                 self.comp.clock.next = self.clock.val();
@@ -343,8 +363,9 @@ macro_rules! datapath {
                 self.sin.rst.next = self.crst.val();
                 self.sin.in_data.next = self.in_data.val();
                 self.sin.in_tag.next = self.no_tag.val();
-                self.sin.in_valid.next = self.in_valid.val();
-                self.in_ready.next = self.sin.in_ready.val();
+                self.sin.in_valid.next = self.in_valid.val() & !self.crst_r.q.val();
+                // (Nothing is taken while the children reset: `crst_r`.)
+                self.in_ready.next = self.sin.in_ready.val() & !self.crst_r.q.val();
                 self.sout.clock.next = self.clock.val();
                 self.sout.rst.next = self.crst.val();
                 self.out_data.next = self.sout.out_data.val();
@@ -353,28 +374,35 @@ macro_rules! datapath {
                 self.out_last.next = self.sout.out_tag.val().get_bit($sw);
                 self.out_valid.next = self.sout.out_valid.val();
                 self.sout.out_ready.next = self.out_ready.val();
-                self.is_comp.next = self.op.val() == self.op_comp.val();
-                self.is_dec.next = self.op.val() == self.op_dec.val();
-                self.is_cx.next = self.is_comp.val() & self.zvcx.val();
-                self.is_dx.next = self.is_dec.val() & self.zvcx.val();
+                // The mode and the codec's element width from registers: `op`, `zvcx` and
+                // `elem` hold from before `start` (the children reset the cycle after it),
+                // and their decode fans out to every child's handshakes and muxes.
+                self.m_comp.d.next = self.op.val() == self.op_comp.val();
+                self.m_dec.d.next = self.op.val() == self.op_dec.val();
+                self.m_cx.d.next = (self.op.val() == self.op_comp.val()) & self.zvcx.val();
+                self.m_dx.d.next = (self.op.val() == self.op_dec.val()) & self.zvcx.val();
+                self.is_comp.next = self.m_comp.q.val();
+                self.is_dec.next = self.m_dec.q.val();
+                self.is_cx.next = self.m_cx.q.val();
+                self.is_dx.next = self.m_dx.q.val();
                 self.scan.elem.next = self.elem.val();
                 self.xenc.elem.next = self.elem.val();
                 self.xdec.elem.next = self.elem.val();
                 self.xenc.ty.next = self.ty.val();
                 self.xdec.ty.next = self.ty.val();
                 // The ZVC-X paths use the bus codec for bytes (the packer, the realigner):
-                // 8-bit elements, so any byte count is whole elements. A child's input is
-                // assigned once on every path (if/else, not a default and an override): a
-                // transient value would wake the child's always block, whose outputs wake
-                // this one again, and an event-driven simulator (Icarus) then never leaves
-                // the time step (tb/cocotb found this on the ZVC-X engine).
+                // 8-bit elements, so any byte count is whole elements (registered, `celem`).
+                // A child's input is assigned once on every path (if/else, not a default and
+                // an override): a transient value would wake the child's always block, whose
+                // outputs wake this one again, and an event-driven simulator (Icarus) then
+                // never leaves the time step (tb/cocotb found this on the ZVC-X engine).
                 if self.zvcx.val() {
-                    self.comp.elem.next = self.elem8.val();
-                    self.zdec.elem.next = self.elem8.val();
+                    self.celem.d.next = self.elem8.val();
                 } else {
-                    self.comp.elem.next = self.elem.val();
-                    self.zdec.elem.next = self.elem.val();
+                    self.celem.d.next = self.elem.val();
                 }
+                self.comp.elem.next = self.celem.q.val();
+                self.zdec.elem.next = self.celem.q.val();
                 // ---- source framing
                 self.rem.next = self.src_len.val() - self.pos.q.val();
                 self.pos_nx.next = self.pos.q.val() + self.bb.val();
@@ -567,7 +595,8 @@ macro_rules! datapath {
                         self.j_otag.hi.next = self.zdec.out_last.val().into();
                         self.sout.in_valid.next = self.zdec.out_valid.val();
                     }
-                    self.ck_ready.next = self.inner_ck_ready.val() & !self.crcp.c_hold.val();
+                    self.ck_ready.next =
+                        self.inner_ck_ready.val() & !self.crcp.c_hold.val() & !self.crst_r.q.val();
                 } else {
                     self.inner_ck_ready.next = false;
                     if self.is_cx.val() {
@@ -589,7 +618,8 @@ macro_rules! datapath {
                     self.j_otag.hi.next = self.comp.out_last.val().into();
                     self.sout.in_valid.next = self.comp.out_valid.val();
                 }
-                self.error.next = self.zdec.error.val() | self.xdec.error.val();
+                self.error.next =
+                    (self.zdec.error.val() | self.xdec.error.val()) & !self.crst_r.q.val();
                 // The held beat's chunk: the bus decompressor's open chunk starves (ZVC-X: its
                 // raw bytes, behind the coded chunks that are all in and decided) or failed.
                 // One register only: a beat held (a register too) since the cycle before sees
@@ -638,7 +668,8 @@ macro_rules! datapath {
                     self.act.d.next = false;
                 }
                 self.idle.next = !self.act.q.val();
-                if self.crst.val() {
+                // (Its own registers at once: `act` rises with `start`.)
+                if self.rst.val() | self.start.val() | self.abort.val() {
                     self.pos.d.next = self.zero.val();
                     self.opos.d.next = self.zero.val();
                     self.act.d.next = self.start.val() & !self.abort.val() & !self.rst.val();

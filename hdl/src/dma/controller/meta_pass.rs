@@ -7,6 +7,12 @@
 //! metadata CRC is taken from its beat (`exp`). `done` once every beat is in and the unit has
 //! returned its state (`load`, which the controller puts into its metadata CRC), or at once
 //! after the beats for an empty index; `err` if a beat had a bus error.
+//!
+//! Timing: every figure derived from `n` and `meta_addr` (the index's end, its beats, the read's
+//! address and length, the CRC's lane) is registered in two stages (`s1`: the index's end and
+//! the CRC's lane; `s2`: beat counts), so no add of a count reaches a handshake or the CRC
+//! unit in the cycle it is used. Both inputs hold from the state before the pass; the pass
+//! waits two cycles after `go` rises (`w1`, `w2`) for the stages to fill.
 
 use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;
@@ -75,15 +81,26 @@ pub struct MetaPass<
     st_in: DFF<Bit>,
     err_r: DFF<Bit>,
     exp_r: DFF<Bits<32>>,
+    /// `go` one and two cycles ago: the stages below hold this pass's figures.
+    w1: DFF<Bit>,
+    w2: DFF<Bit>,
+    /// Stage 1: the index's end (byte), whether it has entries, the read's address, the
+    /// stored CRC's lane.
+    iend: DFF<Bits<LEN_BITS>>,
+    nz: DFF<Bit>,
+    addr_r: DFF<Bits<ADDR_BITS>>,
+    lane: DFF<Bits<LGDW>>,
+    /// Stage 2: the index's beats (minus one), the read's beats, the last beat's byte count.
+    ibeats: DFF<Bits<LEN_BITS>>,
+    ib_m1: DFF<Bits<LEN_BITS>>,
+    tbeats: DFF<Bits<LEN_BITS>>,
+    last_cnt: DFF<Bits<8>>,
+    inz: DFF<Bit>,
+    warm: Signal<Local, Bit>,
     aext: ZeroExtend<LEN_BITS, ADDR_BITS>,
-    iend: Signal<Local, Bits<LEN_BITS>>,
-    ibeats: Signal<Local, Bits<LEN_BITS>>,
-    tbeats: Signal<Local, Bits<LEN_BITS>>,
     all_in: Signal<Local, Bit>,
     wl: Signal<Local, Bits<LGE>>,
     wlx: ZeroExtend<LGE, LGDW>,
-    lane: Signal<Local, Bits<LGDW>>,
-    last_cnt: Signal<Local, Bits<8>>,
     three: Constant<Bits<5>>,
     five: Constant<Bits<5>>,
     one: Constant<Bits<LEN_BITS>>,
@@ -137,15 +154,22 @@ impl<const DW: usize, const BB: usize, const E: usize, const LGE: usize, const L
             st_in: Default::default(),
             err_r: Default::default(),
             exp_r: Default::default(),
-            aext: Default::default(),
+            w1: Default::default(),
+            w2: Default::default(),
             iend: Default::default(),
+            nz: Default::default(),
+            addr_r: Default::default(),
+            lane: Default::default(),
             ibeats: Default::default(),
+            ib_m1: Default::default(),
             tbeats: Default::default(),
+            last_cnt: Default::default(),
+            inz: Default::default(),
+            warm: Default::default(),
+            aext: Default::default(),
             all_in: Default::default(),
             wl: Default::default(),
             wlx: Default::default(),
-            lane: Default::default(),
-            last_cnt: Default::default(),
             three: c(3),
             five: c(5),
             one: c(1),
@@ -169,59 +193,71 @@ impl<const DW: usize, const BB: usize, const E: usize, const LGE: usize, const L
 {
     #[hdl_gen]
     fn update(&mut self) {
-        dff_setup!(self, clock, issued, bcnt, st_in, err_r, exp_r);
-        // ---- the index is metadata bytes [32, iend), the stored CRC [iend, iend + 4); the
-        // read covers both from the beat of byte 32, the message only the index's beats
-        self.iend.next = (self.n.val() << self.three.val()) + self.hdr_bytes.val();
-        self.ibeats.next = self.zero.val();
-        if self.n.val().any() {
-            self.ibeats.next = ((self.iend.val() - self.one.val()) >> self.lg_bb.val())
-                + self.one.val()
-                - self.hdr_beat0.val();
-        }
-        self.tbeats.next = ((self.iend.val() + self.four.val() - self.one.val())
-            >> self.lg_bb.val())
-            + self.one.val()
-            - self.hdr_beat0.val();
+        dff_setup!(
+            self, clock, issued, bcnt, st_in, err_r, exp_r, w1, w2, iend, nz, addr_r, lane, ibeats,
+            ib_m1, tbeats, last_cnt, inz
+        );
+        self.w1.d.next = self.go.val();
+        self.w2.d.next = self.go.val() & self.w1.q.val();
+        self.warm.next = self.go.val() & self.w2.q.val();
+        // ---- stage 1: the index is metadata bytes [32, iend), the stored CRC [iend, iend + 4)
+        self.iend.d.next = (self.n.val() << self.three.val()) + self.hdr_bytes.val();
+        self.nz.d.next = self.n.val().any();
         self.aext.x.next = self.first_beat.val();
-        self.rd_req_addr.next = self.meta_addr.val() + self.aext.y.val();
-        self.rd_req_beats.next = self.tbeats.val();
-        self.rd_req_valid.next = self.go.val() & !self.issued.q.val();
-        if self.rd_req_ready.val() & self.go.val() {
-            self.issued.d.next = true;
-        }
-        // ---- the beats
-        self.all_in.next = self.bcnt.q.val() == self.tbeats.val();
-        self.rd_ready.next = self.go.val() & self.issued.q.val() & !self.all_in.val();
-        self.mp_take.next =
-            self.rd_ready.val() & self.rd_valid.val() & (self.bcnt.q.val() < self.ibeats.val());
-        self.mp_first.next = !self.bcnt.q.val().any();
-        self.mp_last.next = (self.bcnt.q.val() + self.one.val()) == self.ibeats.val();
-        // The index's last byte is at lane (iend - 1) mod BB of its last beat.
-        self.last_cnt.next = ((self.iend.val().get_bits::<8>(0) - self.one8.val())
-            & self.bb_m1_8.val())
-            + self.one8.val();
-        self.mp_cnt.next = self.bb8.val();
-        if self.mp_last.val() {
-            self.mp_cnt.next = self.last_cnt.val();
-        }
+        self.addr_r.d.next = self.meta_addr.val() + self.aext.y.val();
         // The stored CRC: word (iend / 4) mod E = (8 + 2n) mod E of the last beat.
         self.wl.next = (self.n.val().get_bits::<LGE>(0) << self.one_e.val()) + self.hdr_w.val();
         self.wlx.x.next = self.wl.val();
-        self.lane.next = self.wlx.y.val() << self.five.val();
+        self.lane.d.next = self.wlx.y.val() << self.five.val();
+        // ---- stage 2: the read covers both from the beat of byte 32, the message only the
+        // index's beats
+        self.ib_m1.d.next =
+            ((self.iend.q.val() - self.one.val()) >> self.lg_bb.val()) - self.hdr_beat0.val();
+        self.ibeats.d.next = self.zero.val();
+        if self.nz.q.val() {
+            self.ibeats.d.next = ((self.iend.q.val() - self.one.val()) >> self.lg_bb.val())
+                + self.one.val()
+                - self.hdr_beat0.val();
+        }
+        self.inz.d.next = self.nz.q.val();
+        self.tbeats.d.next = ((self.iend.q.val() + self.four.val() - self.one.val())
+            >> self.lg_bb.val())
+            + self.one.val()
+            - self.hdr_beat0.val();
+        // The index's last byte is at lane (iend - 1) mod BB of its last beat.
+        self.last_cnt.d.next = ((self.iend.q.val().get_bits::<8>(0) - self.one8.val())
+            & self.bb_m1_8.val())
+            + self.one8.val();
+        self.rd_req_addr.next = self.addr_r.q.val();
+        self.rd_req_beats.next = self.tbeats.q.val();
+        self.rd_req_valid.next = self.warm.val() & !self.issued.q.val();
+        if self.rd_req_ready.val() & self.warm.val() {
+            self.issued.d.next = true;
+        }
+        // ---- the beats
+        self.all_in.next = self.bcnt.q.val() == self.tbeats.q.val();
+        self.rd_ready.next = self.warm.val() & self.issued.q.val() & !self.all_in.val();
+        self.mp_take.next =
+            self.rd_ready.val() & self.rd_valid.val() & (self.bcnt.q.val() < self.ibeats.q.val());
+        self.mp_first.next = !self.bcnt.q.val().any();
+        self.mp_last.next = self.bcnt.q.val() == self.ib_m1.q.val();
+        self.mp_cnt.next = self.bb8.val();
+        if self.mp_last.val() {
+            self.mp_cnt.next = self.last_cnt.q.val();
+        }
         if self.rd_ready.val() & self.rd_valid.val() {
             self.bcnt.d.next = self.bcnt.q.val() + self.one.val();
             self.err_r.d.next = self.err_r.q.val() | self.rd_err.val();
-            self.exp_r.d.next = self.rd_data.val().get_bits::<32>(self.lane.val().index());
+            self.exp_r.d.next = self.rd_data.val().get_bits::<32>(self.lane.q.val().index());
         }
         // ---- the unit's state after the index (none to wait for without entries)
-        self.mp.next = self.go.val() & !self.st_in.q.val() & self.ibeats.val().any();
+        self.mp.next = self.warm.val() & !self.st_in.q.val() & self.inz.q.val();
         self.load.next = self.mp.val() & self.mp_done.val();
         if self.load.val() {
             self.st_in.d.next = true;
         }
         self.done.next =
-            self.go.val() & self.all_in.val() & (self.st_in.q.val() | !self.ibeats.val().any());
+            self.warm.val() & self.all_in.val() & (self.st_in.q.val() | !self.inz.q.val());
         self.err.next = self.err_r.q.val();
         self.exp.next = self.exp_r.q.val();
         if !self.go.val() {
