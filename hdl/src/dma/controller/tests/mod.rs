@@ -10,6 +10,7 @@ use super::*;
 mod bus;
 mod chain;
 mod codec;
+mod meta_pass;
 mod stream;
 mod tb;
 mod windows;
