@@ -19,9 +19,9 @@
 //!   `0xFFFF_FFFF` at the index's first byte.
 //!
 //! Beats reach the unit through a register stage (`r_*`), so chunk CRCs leave 3 cycles after a
-//! chunk's last beat (a chunk is whole beats: 128 bytes at
-//! least); only a job's last message (the data's last chunk, the metadata pass) may end in a
-//! partial beat, and nothing ends after it in that job, as [`Crc32cBeat`] requires.
+//! chunk's last beat (a chunk is whole beats: 128 bytes at least); only a job's last message
+//! (the data's last chunk, the metadata pass) may end in a partial beat, and nothing ends after
+//! it in that job, as [`Crc32cBeat`] requires.
 
 use rust_hdl::core::prelude::*;
 use rust_hdl::widgets::dff_setup;

@@ -23,8 +23,8 @@
 //!   `abort` (registered: the controller's state decode would otherwise reach every child's
 //!   registers in one cycle), so `start` clears the previous operation (and the
 //!   decompressor's sticky error) before the controller's first request is answered, and
-//!   `abort` drops everything in flight within two cycles. `idle` is low from `start` until the output's last beat has
-//!   been taken (or an abort/reset).
+//!   `abort` drops everything in flight within two cycles. `idle` is low from `start` until
+//!   the output's last beat has been taken (or an abort/reset).
 //!
 //! * **Register slices** (`BeatSlice`): the payload beats pass a two-entry register slice on
 //!   the way in and on the way out, so the read and write masters' handshakes do not reach

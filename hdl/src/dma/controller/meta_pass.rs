@@ -9,9 +9,9 @@
 //! after the beats for an empty index; `err` if a beat had a bus error.
 //!
 //! Timing: every figure derived from `n` and `meta_addr` (the index's end, its beats, the read's
-//! address and length, the CRC's lane) is registered in two stages (`s1`: the index's end and
-//! the CRC's lane; `s2`: beat counts), so no add of a count reaches a handshake or the CRC
-//! unit in the cycle it is used. Both inputs hold from the state before the pass; the pass
+//! address and length, the CRC's lane) is registered in two stages (stage 1: the index's end,
+//! the read's address and the CRC's lane; stage 2: beat counts), so no add of a count reaches
+//! a handshake or the CRC unit in the cycle it is used. Both inputs hold from the state before the pass; the pass
 //! waits two cycles after `go` rises (`w1`, `w2`) for the stages to fill.
 
 use rust_hdl::core::prelude::*;

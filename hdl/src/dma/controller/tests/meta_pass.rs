@@ -20,8 +20,7 @@ struct Seen {
     exp: u64,
 }
 
-/// The pass a frame with `n` entries at `meta` should make on a `bb`-byte bus, and the word
-/// the read beats carry at metadata byte offset `o` (`o / 4` plus a tag).
+/// The pass a frame with `n` entries at `meta` should make on a `bb`-byte bus.
 fn expected(bb: u64, meta: u64, n: u64) -> Seen {
     let hdr = HEADER_LEN as u64;
     let iend = hdr + 8 * n;
@@ -41,6 +40,7 @@ fn expected(bb: u64, meta: u64, n: u64) -> Seen {
     }
 }
 
+/// The word the read beats carry at metadata byte offset `o` (`o / 4` plus a tag).
 fn word_at(o: u64) -> u64 {
     0xC0DE_0000 | (o / 4)
 }
@@ -123,7 +123,7 @@ macro_rules! meta_pass_test {
                     beats,
                     exp: uut.exp.val().to_u64(),
                 };
-                assert_eq!(seen, expected(BB, meta, n), "n {prev} -> {n}");
+                assert_eq!(seen, want, "n {prev} -> {n}");
             }
         }
     };
