@@ -149,7 +149,6 @@ macro_rules! bus_decompressor {
             ock: BeatCount<$n>,
             pc: PopCount<$l, 12, true>,
             kpc: PopCount<32, 12, true>,
-            oc12: ZeroExtend<8, 12>,
             chain: MaskChain<$n, $wl>,
             msel: Mux2<32>,
             wid: Widen32<$n>,
@@ -301,7 +300,6 @@ macro_rules! bus_decompressor {
                     ock: Default::default(),
                     pc: Default::default(),
                     kpc: Default::default(),
-                    oc12: Default::default(),
                     chain: Default::default(),
                     msel: Default::default(),
                     wid: Default::default(),
@@ -475,26 +473,8 @@ macro_rules! bus_decompressor {
                 self.keep.elem.next = self.er.q.val();
                 self.keep.raw.next = self.craw.q.val();
                 self.keep.first.next = self.bpos.q.val() == self.zero3.val();
-                // The bytes the beat uses: its kept lanes (`pc`), or, where a beat holds at
-                // most one block (`fast`: every width up to 256 bits), the same count from
-                // registers: the first beat's from `cfq` (counted before this beat's window
-                // was shifted in, HeadCount), a later beat's from `kcq` (counted at the beat
-                // before), a raw beat's its byte count. They differ only on a beat with mask
-                // bits past its chunk's end, which fails rule 17b either way. The loop through
-                // the buffer is then registers -> `c` -> the shift -> registers.
                 self.pc.x.next = self.keep.ykeep.val();
                 self.fast.next = !(self.slow_m.val() & (self.one4.val() << self.er.q.val())).any();
-                self.oc12.x.next = self.ocq.q.val();
-                self.c.next = self.pc.y.val();
-                if self.fast.val() {
-                    self.c.next = self.kcq.q.val();
-                    if self.first.val() {
-                        self.c.next = self.cfq.q.val();
-                    }
-                }
-                if self.craw.q.val() {
-                    self.c.next = self.oc12.y.val();
-                }
                 // The next beat of a block spanning beats: its mask bits' count, times E/8.
                 // (From registers and children, not locals: a child input read from a local
                 // makes Verilator see a combinational cycle through the child, UNOPTFLAT.)
@@ -529,7 +509,16 @@ macro_rules! bus_decompressor {
                     & !self.zbad.val()
                     & self.mfree.val()
                     & (self.b.q.val() >= self.need.val());
-                // `c` widened, from registers where `c` is (from children, not the local).
+                // The bytes the beat uses (`c32`, and `c` its low 12 bits): its kept lanes
+                // (`pc`), or, where a beat holds at most one block (`fast`: every width up to
+                // 256 bits), the same count from registers: the first beat's from `cfq`
+                // (counted before this beat's window was shifted in, HeadCount), a later
+                // beat's from `kcq` (counted at the beat before), a raw beat's its byte count.
+                // They differ only on a beat with mask bits past its chunk's end, which fails
+                // rule 17b either way. The loop through the buffer is then registers -> `c` ->
+                // the shift -> registers. The sources are widened by children fed from
+                // registers and children (`cx`, `kcx`, `cfx`, `ox`): widening the local `c`
+                // instead would make Verilator see a combinational cycle (UNOPTFLAT).
                 self.cx.x.next = self.pc.y.val();
                 self.kcx.x.next = self.kcq.q.val();
                 self.cfx.x.next = self.cfq.q.val();
@@ -543,6 +532,7 @@ macro_rules! bus_decompressor {
                 if self.craw.q.val() {
                     self.c32.next = self.ox.y.val();
                 }
+                self.c.next = self.c32.val().get_bits::<12>(0);
                 // Rules 17a and 17d decide whether the chunk goes on (`ok`); 17b (`pbad`, from
                 // the masks) only marks the beat and stops the decode: the chunk's bytes are
                 // all used either way, and its error comes in stage P.
