@@ -185,6 +185,7 @@ macro_rules! datapath {
             m_dec: DFF<Bit>,
             m_cx: DFF<Bit>,
             m_dx: DFF<Bit>,
+            m_zx: DFF<Bit>,
             celem: DFF<Bits<2>>,
             b_done: DFF<Bit>,
             opos: DFF<Bits<LEN_BITS>>,
@@ -295,6 +296,7 @@ macro_rules! datapath {
                     m_dec: Default::default(),
                     m_cx: Default::default(),
                     m_dx: Default::default(),
+                    m_zx: Default::default(),
                     celem: Default::default(),
                     b_done: Default::default(),
                     opos: Default::default(),
@@ -339,7 +341,7 @@ macro_rules! datapath {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, pos, act, crst_r, m_comp, m_dec, m_cx, m_dx, celem, b_done, opos, need_r
+                    self, clock, pos, act, crst_r, m_comp, m_dec, m_cx, m_dx, m_zx, celem, b_done, opos, need_r
                 );
                 self.crst_r.d.next = self.start.val() | self.abort.val();
                 self.crst.next = self.rst.val() | self.crst_r.q.val();
@@ -381,6 +383,7 @@ macro_rules! datapath {
                 self.m_dec.d.next = self.op.val() == self.op_dec.val();
                 self.m_cx.d.next = (self.op.val() == self.op_comp.val()) & self.zvcx.val();
                 self.m_dx.d.next = (self.op.val() == self.op_dec.val()) & self.zvcx.val();
+                self.m_zx.d.next = self.zvcx.val();
                 self.is_comp.next = self.m_comp.q.val();
                 self.is_dec.next = self.m_dec.q.val();
                 self.is_cx.next = self.m_cx.q.val();
@@ -445,7 +448,7 @@ macro_rules! datapath {
                 self.scan.in_bytes.next = self.bytes.val();
                 self.scan.in_chunk_end.next = self.chunk_end.val();
                 self.scan.in_valid.next =
-                    self.sin.out_valid.val() & self.is_comp.val() & !self.zvcx.val() & !self.crcp.s_hold.val();
+                    self.sin.out_valid.val() & self.is_comp.val() & !self.m_zx.q.val() & !self.crcp.s_hold.val();
                 self.scan.out_ready.next = self.fifo.in_ready.val();
                 self.xenc.in_data.next = self.sin.out_data.val();
                 self.xenc.in_cnt.next = self.bytes.val();
@@ -455,7 +458,7 @@ macro_rules! datapath {
                     & self.fifo.in_ready.val()
                     & !self.crcp.s_hold.val();
                 self.fifo.in_valid.next = self.scan.out_valid.val();
-                if self.zvcx.val() {
+                if self.m_zx.q.val() {
                     self.fifo.in_valid.next = self.sin.out_valid.val()
                         & self.is_cx.val()
                         & self.xenc.in_ready.val()
@@ -469,9 +472,9 @@ macro_rules! datapath {
                 self.j_word.hi.next = self.j_hi.y.val();
                 self.fifo.in_data.next = self.j_word.y.val();
                 // A decision leaves with its chunk's CRC (version 4).
-                self.scan.dec_ready.next = self.dec_ready.val() & !self.zvcx.val() & !self.crcp.d_hold.val();
-                self.xenc.dec_ready.next = self.dec_ready.val() & self.zvcx.val() & !self.crcp.d_hold.val();
-                if self.zvcx.val() {
+                self.scan.dec_ready.next = self.dec_ready.val() & !self.m_zx.q.val() & !self.crcp.d_hold.val();
+                self.xenc.dec_ready.next = self.dec_ready.val() & self.m_zx.q.val() & !self.crcp.d_hold.val();
+                if self.m_zx.q.val() {
                     self.dec_stored_len.next = self.xenc.dec_stored_len.val();
                     self.dec_raw.next = self.xenc.dec_raw.val();
                     self.dec_valid.next = self.xenc.dec_valid.val() & !self.crcp.d_hold.val();
