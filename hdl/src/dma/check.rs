@@ -11,6 +11,7 @@
 
 use cdma_spec::{desc, error, frame};
 use rust_hdl::core::prelude::*;
+use rust_hdl::widgets::prelude::DFF;
 
 use super::params::ENGINE_CHUNK_LOG2_MAX;
 
@@ -450,6 +451,9 @@ impl Logic for DescCheck {
 /// the engine does not run was refused with the descriptor, UNSUPPORTED).
 #[derive(LogicBlock)]
 pub struct HdrCheck {
+    /// Clock, rising edge: `code` comes a cycle after `hdr` (the chunk count's check is
+    /// registered half way).
+    pub clock: Signal<In, Clock>,
     /// The fetched header, byte `i` at bits `[8i +: 8]`.
     pub hdr: Signal<In, Bits<HDR_BITS>>,
     /// The descriptor's `src_len` (must equal `payload_len`).
@@ -485,6 +489,11 @@ pub struct HdrCheck {
     ulen_hi: Signal<Local, Bits<32>>,
     plen_hi: Signal<Local, Bits<32>>,
     cl_mask: Signal<Local, Bits<HLEN_BITS>>,
+    // `uncompressed_len >> chunk_log2` and whether bits were shifted out, registered: the
+    // 64-bit shift and mask, then the increment and compare with `n_chunks`, would be one
+    // long path from the header register to the code.
+    shr_r: DFF<Bits<HLEN_BITS>>,
+    rnz_r: DFF<Bit>,
     ceil: Signal<Local, Bits<HLEN_BITS>>,
     ceil_lo: Signal<Local, Bits<32>>,
     ceil_hi: Signal<Local, Bits<32>>,
@@ -542,6 +551,7 @@ impl HdrCheck {
         // Element widths in code order (8, 16, 32 bits).
         let eb = desc::ELEM_CODES.map(|(_, bits)| bits);
         Self {
+            clock: Default::default(),
             hdr: Default::default(),
             src_len: Default::default(),
             dst_cap: Default::default(),
@@ -565,6 +575,8 @@ impl HdrCheck {
             ulen_hi: Default::default(),
             plen_hi: Default::default(),
             cl_mask: Default::default(),
+            shr_r: Default::default(),
+            rnz_r: Default::default(),
             ceil: Default::default(),
             ceil_lo: Default::default(),
             ceil_hi: Default::default(),
@@ -656,11 +668,16 @@ impl Logic for HdrCheck {
         self.plen.next = self.plen64.val().get_bits::<LEN_BITS>(0);
         self.plen_hi.next = self.plen64.val().get_bits::<32>(32);
         self.chunk_log2.next = self.cl.val().get_bits::<CL_BITS>(0);
-        // ceil(uncompressed_len / 2^chunk_log2) without overflow.
+        // ceil(uncompressed_len / 2^chunk_log2) without overflow, from registers (a cycle
+        // after the header).
+        self.shr_r.clock.next = self.clock.val();
+        self.rnz_r.clock.next = self.clock.val();
         self.cl_mask.next = (self.one.val() << self.cl.val()) - self.one.val();
-        self.ceil.next = self.ulen64.val() >> self.cl.val();
-        if (self.ulen64.val() & self.cl_mask.val()).any() {
-            self.ceil.next = (self.ulen64.val() >> self.cl.val()) + self.one.val();
+        self.shr_r.d.next = self.ulen64.val() >> self.cl.val();
+        self.rnz_r.d.next = (self.ulen64.val() & self.cl_mask.val()).any();
+        self.ceil.next = self.shr_r.q.val();
+        if self.rnz_r.q.val() {
+            self.ceil.next = self.shr_r.q.val() + self.one.val();
         }
         self.ceil_lo.next = self.ceil.val().get_bits::<32>(0);
         self.ceil_hi.next = self.ceil.val().get_bits::<32>(32);

@@ -179,6 +179,7 @@ macro_rules! controller_default {
                     pay_all_r: Default::default(),
                     ccode_r: Default::default(),
                     hcode_r: Default::default(),
+                    h_wait: Default::default(),
                     room: Default::default(),
                     chk: DescCheck::new(dw, elem_mask, has_zvcx, has_crc),
                     hchk: HdrCheck::new(has_zvcx, has_crc),

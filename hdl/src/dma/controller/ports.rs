@@ -270,6 +270,9 @@ macro_rules! controller_struct {
             // a cycle before Check and HdrCheck)
             ccode_r: DFF<Bits<CODE_BITS>>,
             hcode_r: DFF<Bits<CODE_BITS>>,
+            // HdrCheck's second cycle (its code comes two cycles after the header: a register
+            // stage in HdrCheck, then hcode_r)
+            h_wait: DFF<Bit>,
             // COMPRESS: dst_cap - off, the room left for payload
             room: DFF<Bits<LEN_BITS>>,
             // children

@@ -16,7 +16,7 @@ macro_rules! controller_logic {
                     off, rem, wdone, ck_cnt, busy_r, err_r, err_code_r, err_desc_r, wbase, wend,
                     ir_addr, berr, arem, stopped, stop_at, stop_code, dstart, pr_addr, pr_beats,
                     pay_out, stop_wait, mc_done, h_crc, h_zvcx, h_ty, left, last_w, wlo_r, whi_r, fw_r,
-                    bhi_r, blo_r, pay_new_r, pay_all_r, ccode_r, hcode_r, room
+                    bhi_r, blo_r, pay_new_r, pay_all_r, ccode_r, hcode_r, h_wait, room
                 );
             },
             body: {
@@ -231,13 +231,16 @@ macro_rules! controller_logic {
                         if !self.hchk.n_chunks.val().any() & self.hchk.plen.val().any() {
                             self.stopped.d.next = true;
                         }
-                        self.state.d.next = CtlState::IdxWait;
-                        if self.hchk.crc.val() {
-                            self.state.d.next = CtlState::MetaPass;
-                        }
-                        if self.hcode_r.q.val() != self.ok.val() {
-                            self.code.d.next = self.hcode_r.q.val();
-                            self.state.d.next = CtlState::Result;
+                        // Two cycles: the header's code is registered twice (h_wait).
+                        if self.h_wait.q.val() {
+                            self.state.d.next = CtlState::IdxWait;
+                            if self.hchk.crc.val() {
+                                self.state.d.next = CtlState::MetaPass;
+                            }
+                            if self.hcode_r.q.val() != self.ok.val() {
+                                self.code.d.next = self.hcode_r.q.val();
+                                self.state.d.next = CtlState::Result;
+                            }
                         }
                     }
                     CtlState::MetaPass => {

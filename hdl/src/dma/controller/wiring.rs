@@ -29,6 +29,7 @@ macro_rules! controller_wiring {
                 $s.ws.clr.next = false;
                 // ---- children wiring (registers in, so the checkers settle per edge)
                 $s.chk.desc.next = $s.desc.q.val();
+                $s.hchk.clock.next = $s.clock.val();
                 $s.hchk.hdr.next = $s.hdr.q.val();
                 $s.hchk.src_len.next = $s.chk.src_len.val();
                 $s.hchk.dst_cap.next = $s.chk.dst_cap.val();
@@ -73,6 +74,7 @@ macro_rules! controller_wiring {
                 $s.fits.next = !($s.dec_stored_len.val() > $s.room.q.val());
                 $s.ccode_r.d.next = $s.chk.code.val();
                 $s.hcode_r.d.next = $s.hchk.code.val();
+                $s.h_wait.d.next = ($s.state.q.val() == CtlState::HdrCheck) & !$s.h_wait.q.val();
                 $s.pay_new_r.d.next = $s.iwin.pay_new.val();
                 $s.pay_all_r.d.next = $s.iwin.pay_all.val();
                 // Word offset of the descriptor in its beat (1024-bit bus: 0 or 16).
