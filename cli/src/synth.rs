@@ -54,6 +54,11 @@ pub struct Args {
     #[arg(long, visible_alias = "device", value_name = "DEVICE", requires = "pnr",
           value_parser = clap::builder::PossibleValuesParser::new(pnr::Arch::all_devices()))]
     pnr_device: Option<String>,
+    /// nextpnr's placer for --pnr: heap (its default), sa, or static (nextpnr-ecp5 only; on
+    /// an ECP5 it routes designs the heap placement congests). Recorded in the report's note.
+    #[arg(long, value_name = "PLACER", requires = "pnr",
+          value_parser = clap::builder::PossibleValuesParser::new(["heap", "sa", "static"]))]
+    pnr_placer: Option<String>,
     /// Print the reports as JSON instead of tables.
     #[arg(long)]
     json: bool,
@@ -133,7 +138,9 @@ pub fn run(a: Args) -> CliResult {
         let mut tools = std::collections::BTreeMap::new();
         if a.pnr {
             for (arch, device) in pnr::plan(&targets, a.pnr_device.as_deref())? {
-                tools.insert(arch, pnr::find_tool(arch, &device, &synth)?);
+                let mut tool = pnr::find_tool(arch, &device, &synth)?;
+                tool.placer = a.pnr_placer.clone();
+                tools.insert(arch, tool);
             }
         }
         let want_dma = !a.no_dma
@@ -374,5 +381,24 @@ mod tests {
         assert!(e.contains("--target ecp5"), "{e}");
         let a = Cli::try_parse_from(["synth"]).unwrap().a;
         assert_eq!(targets(&a), Target::DEFAULT);
+    }
+
+    #[test]
+    fn pnr_placer_needs_pnr_and_a_known_placer() {
+        let parse = |args: &[&str]| {
+            Cli::try_parse_from(std::iter::once("synth").chain(args.iter().copied()))
+                .map(|c| c.a.pnr_placer)
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(
+            parse(&["--pnr", "--pnr-placer", "static"])
+                .unwrap()
+                .as_deref(),
+            Some("static")
+        );
+        assert_eq!(parse(&["--pnr"]).unwrap(), None);
+        assert!(parse(&["--pnr-placer", "static"]).is_err(), "no --pnr");
+        let e = parse(&["--pnr", "--pnr-placer", "fast"]).unwrap_err();
+        assert!(e.contains("fast") && e.contains("static"), "{e}");
     }
 }

@@ -84,7 +84,7 @@ pub fn job_key(ctx: &Ctx, b: &Block, kind: Kind) -> Result<String, String> {
                     ("wrap.v".to_owned(), pnr::wrapper(&b.name, ports)?),
                     (
                         "nextpnr".to_owned(),
-                        pnr::nextpnr_args(arch, &tool.device)?.join(" "),
+                        pnr::nextpnr_args(arch, &tool.device, tool.placer.as_deref())?.join(" "),
                     ),
                 ],
                 vec![ctx.yosys.clone(), tool.version.clone()],

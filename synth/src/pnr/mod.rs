@@ -121,6 +121,8 @@ pub struct Tool {
     pub program: PathBuf,
     /// "nextpnr-<family> <version>", recorded in each report.
     pub version: String,
+    /// nextpnr's placer (`--placer`: heap, sa, static), `None` for its default (heap).
+    pub placer: Option<String>,
 }
 
 /// The nextpnr program of `arch` and its version, or a clear error saying how to install it.
@@ -138,6 +140,7 @@ pub fn find_tool(arch: Arch, device: &str, synth: &Path) -> Result<Tool, String>
         device: device.to_owned(),
         program,
         version: version_name(arch, &line),
+        placer: None,
     })
 }
 
@@ -209,15 +212,18 @@ pub struct Placed {
 
 /// nextpnr's whole command line on `device` of `arch`: the device, constraint and output
 /// arguments of the family's module, then those common to both families (netlist, seed,
-/// target frequency). One function for the run and the cache key, so an option changed here
-/// reruns the jobs it affects.
-pub fn nextpnr_args(arch: Arch, device: &str) -> Result<Vec<String>, String> {
+/// target frequency, the placer if one is chosen). One function for the run and the cache
+/// key, so an option changed here reruns the jobs it affects.
+pub fn nextpnr_args(arch: Arch, device: &str, placer: Option<&str>) -> Result<Vec<String>, String> {
     let (mut args, target_mhz) = match arch {
         Arch::Ice40 => (ice40::args(ice40::device(device)?), ice40::TARGET_MHZ),
         Arch::Ecp5 => (ecp5::args(ecp5::device(device)?), ecp5::TARGET_MHZ),
     };
     args.extend(["--json", "netlist.json", "--timing-allow-fail", "--seed"].map(String::from));
     args.extend([SEED.to_string(), "--freq".into(), target_mhz.to_string()]);
+    if let Some(p) = placer {
+        args.extend(["--placer".to_owned(), p.to_owned()]);
+    }
     Ok(args)
 }
 
@@ -252,7 +258,7 @@ pub fn run(
     let start = Instant::now();
     crate::flow::run_yosys(dir, &yosys_script(arch, top), timeout)?;
     let status = crate::flow::run_logged(
-        Command::new(&tool.program).args(nextpnr_args(arch, &tool.device)?),
+        Command::new(&tool.program).args(nextpnr_args(arch, &tool.device, tool.placer.as_deref())?),
         dir,
         "nextpnr.log",
         timeout.saturating_sub(start.elapsed()),
@@ -272,7 +278,10 @@ pub fn run(
         figures.insert("fmax_mhz".to_owned(), (f * 10.0).round() / 10.0);
         return Ok(Outcome {
             figures,
-            note: Some(placed.note),
+            note: Some(match &tool.placer {
+                Some(p) => format!("{}; placer {p}", placed.note),
+                None => placed.note,
+            }),
             tool: tool_names,
         });
     }
@@ -378,15 +387,19 @@ mod tests {
 
     #[test]
     fn nextpnr_args_name_the_device_and_the_common_options() {
-        let a = nextpnr_args(Arch::Ecp5, "45k").unwrap().join(" ");
+        let a = nextpnr_args(Arch::Ecp5, "45k", None).unwrap().join(" ");
         assert!(a.starts_with("--45k --package CABGA381 --speed 8"), "{a}");
         assert!(a.ends_with("--seed 1 --freq 150"), "{a}");
-        let i = nextpnr_args(Arch::Ice40, "up5k").unwrap().join(" ");
+        let s = nextpnr_args(Arch::Ecp5, "85k", Some("static"))
+            .unwrap()
+            .join(" ");
+        assert!(s.ends_with("--seed 1 --freq 150 --placer static"), "{s}");
+        let i = nextpnr_args(Arch::Ice40, "up5k", None).unwrap().join(" ");
         assert!(
             i.starts_with("--up5k --package sg48") && i.ends_with("--freq 100"),
             "{i}"
         );
-        assert!(nextpnr_args(Arch::Ecp5, "hx8k").is_err());
+        assert!(nextpnr_args(Arch::Ecp5, "hx8k", None).is_err());
     }
 
     #[test]
