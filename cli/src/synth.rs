@@ -344,11 +344,16 @@ mod tests {
         a: Args,
     }
 
+    /// The arguments of `cdma synth ARGS`, or clap's error.
+    fn parse(args: &[&str]) -> Result<Args, String> {
+        Cli::try_parse_from(std::iter::once("synth").chain(args.iter().copied()))
+            .map(|c| c.a)
+            .map_err(|e| e.to_string())
+    }
+
     /// The place-and-route runs of a command line, as "<report key>:<device>".
     fn pnr_runs(args: &[&str]) -> Result<Vec<String>, String> {
-        let a = Cli::try_parse_from(std::iter::once("synth").chain(args.iter().copied()))
-            .map_err(|e| e.to_string())?
-            .a;
+        let a = parse(args)?;
         let runs = pnr::plan(&targets(&a), a.pnr_device.as_deref())?;
         Ok(runs
             .into_iter()
@@ -385,20 +390,16 @@ mod tests {
 
     #[test]
     fn pnr_placer_needs_pnr_and_a_known_placer() {
-        let parse = |args: &[&str]| {
-            Cli::try_parse_from(std::iter::once("synth").chain(args.iter().copied()))
-                .map(|c| c.a.pnr_placer)
-                .map_err(|e| e.to_string())
-        };
+        let placer = |args: &[&str]| parse(args).map(|a| a.pnr_placer);
         assert_eq!(
-            parse(&["--pnr", "--pnr-placer", "static"])
+            placer(&["--pnr", "--pnr-placer", "static"])
                 .unwrap()
                 .as_deref(),
             Some("static")
         );
-        assert_eq!(parse(&["--pnr"]).unwrap(), None);
-        assert!(parse(&["--pnr-placer", "static"]).is_err(), "no --pnr");
-        let e = parse(&["--pnr", "--pnr-placer", "fast"]).unwrap_err();
+        assert_eq!(placer(&["--pnr"]).unwrap(), None);
+        assert!(placer(&["--pnr-placer", "static"]).is_err(), "no --pnr");
+        let e = placer(&["--pnr", "--pnr-placer", "fast"]).unwrap_err();
         assert!(e.contains("fast") && e.contains("static"), "{e}");
     }
 }
