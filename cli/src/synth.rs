@@ -43,8 +43,9 @@ pub struct Args {
     /// dw128) and its submodules; repeat for several. Without --block, only these.
     #[arg(long, value_name = "NAME")]
     preset: Vec<String>,
-    /// Also place and route each selected top with nextpnr for its Fmax (minutes per top; a
-    /// top that does not fit is reported as such): on an ECP5 with nextpnr-ecp5 when
+    /// Also place and route each selected top, and each submodule named with --block, with
+    /// nextpnr for its Fmax (minutes per top; one that does not fit is reported as such): on
+    /// an ECP5 with nextpnr-ecp5 when
     /// --target ecp5 is given (scripts/setup-ecp5 installs it), on an iCE40 with
     /// nextpnr-ice40 when --target ice40 is given or ecp5 is not.
     #[arg(long)]
@@ -175,6 +176,19 @@ pub fn run(a: Args) -> CliResult {
             }
             blocks.retain(|b| a.blocks.contains(&b.name));
         }
+        let out = a.out.clone().unwrap_or_else(|| synth.join("reports"));
+        let work = out.join("work");
+        std::fs::create_dir_all(&work)
+            .map_err(|e| format!("cannot create {}: {e}", work.display()))?;
+        // A submodule named with --block is placed on its own too (a top's part may fit a
+        // device the top does not): its ports, which the wrapper needs, from Yosys.
+        if a.pnr && !a.blocks.is_empty() {
+            for b in blocks.iter_mut().filter(|b| b.ports.is_none()) {
+                let dir = work.join(format!("{}.ports", b.name));
+                let timeout = Duration::from_secs(a.timeout);
+                b.ports = Some(pnr::module_ports(&dir, &b.verilog, &b.name, timeout)?);
+            }
+        }
         // Largest first (wider elements, tops before their parts): the last job to finish is
         // then a short one.
         let mut jobs: Vec<(usize, Kind)> = vec![];
@@ -193,10 +207,6 @@ pub fn run(a: Args) -> CliResult {
                 i,
             )
         });
-        let out = a.out.clone().unwrap_or_else(|| synth.join("reports"));
-        let work = out.join("work");
-        std::fs::create_dir_all(&work)
-            .map_err(|e| format!("cannot create {}: {e}", work.display()))?;
         let ctx = Ctx {
             out: out.clone(),
             work: work.clone(),

@@ -233,6 +233,23 @@ pub fn run_logged(
     log: &str,
     timeout: Duration,
 ) -> Result<ExitStatus, String> {
+    run_logged_until(cmd, dir, log, timeout, &|_| false)
+}
+
+/// Seconds between two reads of a running tool's log by [`run_logged_until`].
+const WATCH_SECS: u64 = 2;
+
+/// [`run_logged`], also killing the group (a failed status is returned) as soon as `give_up`
+/// holds on the log's complete lines so far, read every [`WATCH_SECS`]: a result the log
+/// already shows (nextpnr on a device the design over-fills otherwise spends many minutes
+/// failing to place it).
+pub fn run_logged_until(
+    cmd: &mut Command,
+    dir: &Path,
+    log: &str,
+    timeout: Duration,
+    give_up: &dyn Fn(&str) -> bool,
+) -> Result<ExitStatus, String> {
     let name = cmd.get_program().to_string_lossy().to_string();
     let out = std::fs::File::create(dir.join(log))
         .map_err(|e| format!("cannot create {}: {e}", dir.join(log).display()))?;
@@ -257,6 +274,15 @@ pub fn run_logged(
         }
     })?;
     let start = Instant::now();
+    let mut watched = Instant::now();
+    let kill = |child: &mut std::process::Child| {
+        #[cfg(unix)]
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .status();
+        let _ = child.kill();
+        child.wait()
+    };
     loop {
         if let Some(status) = child
             .try_wait()
@@ -264,13 +290,16 @@ pub fn run_logged(
         {
             return Ok(status);
         }
+        if watched.elapsed() >= Duration::from_secs(WATCH_SECS) {
+            watched = Instant::now();
+            let text = std::fs::read_to_string(dir.join(log)).unwrap_or_default();
+            // Complete lines only: a number cut short could say anything.
+            if give_up(&text[..text.rfind('\n').map_or(0, |i| i + 1)]) {
+                return kill(&mut child).map_err(|e| format!("waiting for `{name}`: {e}"));
+            }
+        }
         if start.elapsed() > timeout {
-            #[cfg(unix)]
-            let _ = Command::new("kill")
-                .args(["-KILL", "--", &format!("-{}", child.id())])
-                .status();
-            let _ = child.kill();
-            let _ = child.wait();
+            let _ = kill(&mut child);
             return Err(format!(
                 "`{name}` did not finish within {} s (raise --timeout; log: {})",
                 timeout.as_secs(),
@@ -533,6 +562,38 @@ pub fn fpga_figures(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_run_stops_when_its_log_says_so() {
+        let dir = std::env::temp_dir().join(format!("cdma-watch-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let long = Duration::from_secs(120);
+        // The tool prints its verdict, then would go on for a minute: it is killed.
+        let stopped = run_logged_until(
+            Command::new("sh").args(["-c", "echo 'TRELLIS_COMB: 9/ 8'; sleep 60; echo done"]),
+            &dir,
+            "t.log",
+            long,
+            &|log| log.contains("9/ 8"),
+        );
+        let log = read(&dir.join("t.log"));
+        // Nothing to give up on: it runs to its end.
+        let ran = run_logged_until(
+            Command::new("sh").args(["-c", "echo one; sleep 3; echo two"]),
+            &dir,
+            "u.log",
+            long,
+            &|log| log.contains("three"),
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+        let stopped = stopped.expect("a status");
+        assert!(
+            !stopped.success() && stopped.code().is_none(),
+            "killed: {stopped}"
+        );
+        assert!(!log.unwrap().contains("done"));
+        assert!(ran.expect("a status").success());
+    }
 
     #[test]
     fn cells_lib_areas_are_the_nangate_ratios_it_cites() {

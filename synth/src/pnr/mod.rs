@@ -3,13 +3,16 @@
 //! build scripts/setup-ecp5 installs).
 //!
 //! * [`wrapper`]: the pin-limited wrapper the top is placed in (the same for every family).
+//! * [`ports`]: a submodule's ports (from Yosys), to place it on its own.
 //! * [`ice40`], [`ecp5`]: each family's devices, nextpnr command line and log parser (the
 //!   Yosys script, [`yosys_script`], runs the family's synth/<family>.ys).
 
 pub mod ecp5;
 pub mod ice40;
+pub mod ports;
 pub mod wrapper;
 
+pub use ports::module_ports;
 pub use wrapper::{wrapper, WRAPPER};
 
 use crate::flow::{Report, Target, PNR, PNR_ECP5};
@@ -257,11 +260,15 @@ pub fn run(
     crate::flow::write(&dir.join("wrap.v"), &wrapper(top, ports)?)?;
     let start = Instant::now();
     crate::flow::run_yosys(dir, &yosys_script(arch, top), timeout)?;
-    let status = crate::flow::run_logged(
+    // A design that over-fills the device is a result as soon as the packer's utilisation
+    // says so: nextpnr would spend many minutes failing to place it (23 for the 1024-bit
+    // engine's bus decompressor at 155 % of an LFE5U-85F).
+    let status = crate::flow::run_logged_until(
         Command::new(&tool.program).args(nextpnr_args(arch, &tool.device, tool.placer.as_deref())?),
         dir,
         "nextpnr.log",
         timeout.saturating_sub(start.elapsed()),
+        &|log| read(log).overfull.is_some(),
     )?;
     let log_path = dir.join("nextpnr.log");
     let placed = read(&crate::flow::read(&log_path)?);
