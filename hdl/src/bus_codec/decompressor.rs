@@ -12,8 +12,8 @@
 //!   flags of the beat's lane layout ([`LaneKeep`], the compressor's layout); the kept lanes
 //!   are the bytes used (`c`; they leave the buffer in the same cycle, its one loop). Where a
 //!   beat holds at most one block (every element width up to 256 bits), `c` comes from
-//!   registers instead: the first beat's count from `cfq`, counted by [`HeadCount`] for every
-//!   place the next window can start before the shift picks one; a later beat's from `kcq`,
+//!   registers instead: the first beat's count counted a cycle ahead by [`HeadCount`] for every
+//!   place the window can start (`fq`), picked by [`CountPick`]; a later beat's from `kcq`,
 //!   counted from the block's mask at the beat before. The
 //!   window and keep flags are registered (stage M); the next cycle the [`ByteExpand`] network
 //!   moves the window's bytes to the kept lanes and [`SlotDrop`] takes the data bytes out into
@@ -52,7 +52,7 @@ use super::beat_count::BeatCount;
 use super::beat_lanes::{LaneKeep, SlotDrop};
 use super::block_geom::{slow_elems, BlockGeom};
 use super::elem_flags::{ElemFlags, Widen32};
-use super::head_count::HeadCount;
+use super::head_count::{CountPick, HeadCount};
 use super::mask_chain::MaskChain;
 use super::past_end::PastEnd;
 use super::unpack_dp::UnpackDatapath;
@@ -67,7 +67,7 @@ pub static BUS_DECOMPRESSOR_PORTS: PortDocs =
 macro_rules! bus_decompressor {
     (
         $(#[$doc:meta])*
-        $name:ident, n: $n:tt, w: $w:tt, l: $l:tt, wl: $wl:tt, fw: $fw:tt
+        $name:ident, n: $n:tt, w: $w:tt, l: $l:tt, wl: $wl:tt, fw: $fw:tt, fp: $fp:tt
     ) => {
         $(#[$doc])*
         #[derive(LogicBlock)]
@@ -128,7 +128,11 @@ macro_rules! bus_decompressor {
             sbuf: EnReg<$fw>,
             b: DFF<Bits<12>>,
             udp: UnpackDatapath<$n, $w, $fw>,
-            hc: HeadCount<$n, $w, $fw>,
+            hc: HeadCount<$n, $w, $fw, $fp>,
+            fq: DFF<Bits<$fp>>,
+            cq: DFF<Bits<12>>,
+            goq: DFF<Bit>,
+            pick: CountPick<$fp>,
             // ---- the chunk being decoded
             act: DFF<Bit>,
             srem: DFF<Bits<32>>,
@@ -139,7 +143,6 @@ macro_rules! bus_decompressor {
             boff: DFF<Bits<5>>,
             kmask: DFF<Bits<32>>,
             kone: DFF<Bit>,
-            cfq: DFF<Bits<12>>,
             kcq: DFF<Bits<12>>,
             ocq: DFF<Bits<8>>,
             lbq: DFF<Bit>,
@@ -282,6 +285,10 @@ macro_rules! bus_decompressor {
                     b: Default::default(),
                     udp: Default::default(),
                     hc: Default::default(),
+                    fq: Default::default(),
+                    cq: Default::default(),
+                    goq: Default::default(),
+                    pick: Default::default(),
                     act: Default::default(),
                     srem: Default::default(),
                     orem: Default::default(),
@@ -291,7 +298,6 @@ macro_rules! bus_decompressor {
                     boff: Default::default(),
                     kmask: Default::default(),
                     kone: Default::default(),
-                    cfq: Default::default(),
                     kcq: Default::default(),
                     ocq: Default::default(),
                     lbq: Default::default(),
@@ -404,7 +410,7 @@ macro_rules! bus_decompressor {
             #[hdl_gen]
             fn update(&mut self) {
                 dff_setup!(
-                    self, clock, er, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, cfq, kcq, ocq,
+                    self, clock, er, b, act, srem, orem, craw, clast, bpos, boff, kmask, kone, fq, cq, goq, kcq, ocq,
                     lbq, pz, m_keep, m_valid, m_cnt, m_last, m_ef, m_bad, m_miss, o_bad, o_cnt,
                     o_last, o_valid, o_ef, err, miss, o_miss, p_cnt, p_last, p_valid, p_fail, p_miss
                 );
@@ -511,8 +517,8 @@ macro_rules! bus_decompressor {
                     & (self.b.q.val() >= self.need.val());
                 // The bytes the beat uses (`c32`, and `c` its low 12 bits): its kept lanes
                 // (`pc`), or, where a beat holds at most one block (`fast`: every width up to
-                // 256 bits), the same count from registers: the first beat's from `cfq`
-                // (counted before this beat's window was shifted in, HeadCount), a later
+                // 256 bits), the same count from registers: the first beat's picked from `fq`
+                // (counted a cycle before, for every place the window could start), a later
                 // beat's from `kcq` (counted at the beat before), a raw beat's its byte count.
                 // They differ only on a beat with mask bits past its chunk's end, which fails
                 // rule 17b either way. The loop through the buffer is then registers -> `c` ->
@@ -521,7 +527,7 @@ macro_rules! bus_decompressor {
                 // instead would make Verilator see a combinational cycle (UNOPTFLAT).
                 self.cx.x.next = self.pc.y.val();
                 self.kcx.x.next = self.kcq.q.val();
-                self.cfx.x.next = self.cfq.q.val();
+                self.cfx.x.next = self.pick.cnt.val();
                 self.c32.next = self.cx.y.val();
                 if self.fast.val() {
                     self.c32.next = self.kcx.y.val();
@@ -646,15 +652,18 @@ macro_rules! bus_decompressor {
                 // and what lands above them is never read.
                 self.sbuf.d.next = self.udp.nxt.val();
                 self.sbuf.en.next = true;
-                // The next window's first-beat count, registered (`cfq` = HeadCount of the
-                // window in `sbuf`, always).
+                // The next window's first-beat count: every start's registered (`fq`) with the
+                // bytes consumed and `dec`, picked next cycle (the window in `sbuf`, always).
                 self.hc.sbuf.next = self.sbuf.q.val();
                 self.hc.held.next = self.b.q.val();
                 self.hc.in_data.next = self.in_data.val();
                 self.hc.elem.next = self.er.q.val();
-                self.hc.c.next = self.c.val();
-                self.hc.go.next = self.dec.val();
-                self.cfq.d.next = self.hc.cnt.val();
+                self.fq.d.next = self.hc.f.val();
+                self.cq.d.next = self.c.val();
+                self.goq.d.next = self.dec.val();
+                self.pick.f.next = self.fq.q.val();
+                self.pick.c.next = self.cq.q.val();
+                self.pick.go.next = self.goq.q.val();
                 self.cons.next = self.zero12.val();
                 if self.dec.val() {
                     self.cons.next = self.c.val();
@@ -769,17 +778,17 @@ macro_rules! bus_decompressor {
 
 bus_decompressor!(
     /// Bus decompressor for a 128-bit bus (16 bytes per beat).
-    ZvcBusDecompressorDw128, n: 16, w: 128, l: 20, wl: 160, fw: 288
+    ZvcBusDecompressorDw128, n: 16, w: 128, l: 20, wl: 160, fw: 288, fp: 168
 );
 bus_decompressor!(
     /// Bus decompressor for a 256-bit bus (32 bytes per beat).
-    ZvcBusDecompressorDw256, n: 32, w: 256, l: 36, wl: 288, fw: 544
+    ZvcBusDecompressorDw256, n: 32, w: 256, l: 36, wl: 288, fw: 544, fp: 296
 );
 bus_decompressor!(
     /// Bus decompressor for a 512-bit bus (64 bytes per beat).
-    ZvcBusDecompressorDw512, n: 64, w: 512, l: 72, wl: 576, fw: 1088
+    ZvcBusDecompressorDw512, n: 64, w: 512, l: 72, wl: 576, fw: 1088, fp: 584
 );
 bus_decompressor!(
     /// Bus decompressor for a 1024-bit bus (128 bytes per beat).
-    ZvcBusDecompressorDw1024, n: 128, w: 1024, l: 144, wl: 1152, fw: 2176
+    ZvcBusDecompressorDw1024, n: 128, w: 1024, l: 144, wl: 1152, fw: 2176, fp: 1160
 );

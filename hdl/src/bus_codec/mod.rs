@@ -10,8 +10,9 @@
 //! * [`BeatLanes`]: the lane layout with its keep flags.
 //! * [`PackerDatapath`]: the packer's wide half.
 //! * [`MaskChain`], [`LaneKeep`], [`SlotDrop`], [`Widen32`], [`UnpackDatapath`],
-//!   [`HeadCount`], [`PastEnd`]: the decompressor's block masks, keep flags, output bytes,
-//!   input buffer, the next window's first-beat byte count and the rule 17b check.
+//!   [`HeadCount`], [`CountPick`], [`PastEnd`]: the decompressor's block masks, keep flags,
+//!   output bytes, input buffer, the first-beat byte counts (counted a cycle ahead, then
+//!   picked) and the rule 17b check.
 //! * `ZvcBusCompressor…` (compressor.rs) and `ZvcBusDecompressor…` (decompressor.rs): the
 //!   codec, one type per bus width.
 
@@ -43,7 +44,7 @@ pub use decompressor::{
     ZvcBusDecompressorDw512, BUS_DECOMPRESSOR_PORTS,
 };
 pub use elem_flags::{ElemFlags, Low32, Widen32};
-pub use head_count::HeadCount;
+pub use head_count::{CountPick, HeadCount};
 pub use mask_chain::MaskChain;
 pub use packer_dp::PackerDatapath;
 pub use past_end::PastEnd;
