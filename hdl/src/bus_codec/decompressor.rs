@@ -229,7 +229,6 @@ macro_rules! bus_decompressor {
             fast: Signal<Local, Bit>,
             esh: Signal<Local, Bits<2>>,
             bml: Signal<Local, Bits<12>>,
-            cfits: Signal<Local, Bit>,
             bi: Signal<Local, Bits<12>>,
             tin: Signal<Local, Bit>,
             cons: Signal<Local, Bits<12>>,
@@ -379,7 +378,6 @@ macro_rules! bus_decompressor {
                     fast: Default::default(),
                     esh: Default::default(),
                     bml: Default::default(),
-                    cfits: Default::default(),
                     bi: Default::default(),
                     tin: Default::default(),
                     cons: Default::default(),
@@ -517,31 +515,28 @@ macro_rules! bus_decompressor {
                     & !self.zbad.val()
                     & self.mfree.val()
                     & (self.b.q.val() >= self.need.val());
-                // The bytes the beat uses (`c32`; `c` its low 12 bits): its kept lanes (`pc`), or
-                // where a beat holds at most one block (`fast`: every width up to 256 bits) from
-                // registers: the first beat's picked from `fq` (counted a cycle before for every
-                // start), a later beat's `kcq`, a raw beat's byte count. They differ only on a
-                // beat failing rule 17b. The loop is registers -> `c` -> the shift -> registers.
-                // Sources are widened by children (`cx`, `kcx`, `cfx`, `ox`): a wider local `c`
-                // would make Verilator see a cycle (UNOPTFLAT). `cfits` (c >= b - L, for
-                // `in_ready`) is compared per source, so no compare waits for the pick.
+                // The bytes the beat uses (`c32`, and `c` its low 12 bits): its kept lanes
+                // (`pc`), or, where a beat holds at most one block (`fast`: every width up to
+                // 256 bits), the same count from registers: the first beat's picked from `fq`
+                // (counted a cycle before, for every place the window could start), a later
+                // beat's from `kcq` (counted at the beat before), a raw beat's its byte count.
+                // They differ only on a beat with mask bits past its chunk's end, which fails
+                // rule 17b either way. The loop through the buffer is then registers -> `c` ->
+                // the shift -> registers. The sources are widened by children fed from
+                // registers and children (`cx`, `kcx`, `cfx`, `ox`): widening the local `c`
+                // instead would make Verilator see a combinational cycle (UNOPTFLAT).
                 self.cx.x.next = self.pc.y.val();
                 self.kcx.x.next = self.kcq.q.val();
                 self.cfx.x.next = self.pick.cnt.val();
-                self.bml.next = self.b.q.val() - self.l12.val();
                 self.c32.next = self.cx.y.val();
-                self.cfits.next = self.pc.y.val() >= self.bml.val();
                 if self.fast.val() {
                     self.c32.next = self.kcx.y.val();
-                    self.cfits.next = self.kcq.q.val() >= self.bml.val();
                     if self.first.val() {
                         self.c32.next = self.cfx.y.val();
-                        self.cfits.next = self.pick.fits.val();
                     }
                 }
                 if self.craw.q.val() {
                     self.c32.next = self.ox.y.val();
-                    self.cfits.next = self.ox.y.val().get_bits::<12>(0) >= self.bml.val();
                 }
                 self.c.next = self.c32.val().get_bits::<12>(0);
                 // Rules 17a and 17d decide whether the chunk goes on (`ok`); 17b (`pbad`, from
@@ -641,10 +636,11 @@ macro_rules! bus_decompressor {
                 // ---- the input buffer
                 // A beat fits when at most L of the buffer's L + N bytes stay held: the held
                 // bytes less the decoded beat's (at most `b`), compared without subtracting.
+                self.bml.next = self.b.q.val() - self.l12.val();
                 self.in_ready.next = !self.rst.val()
                     & (self.err.q.val()
                         | (self.b.q.val() <= self.l12.val())
-                        | (self.dec.val() & self.cfits.val()));
+                        | (self.dec.val() & (self.c.val() >= self.bml.val())));
                 self.tin.next = self.in_valid.val() & self.in_ready.val();
                 self.take.next = self.tin.val() & !self.err.q.val();
                 self.udp.sbuf.next = self.sbuf.q.val();
@@ -668,7 +664,6 @@ macro_rules! bus_decompressor {
                 self.pick.f.next = self.fq.q.val();
                 self.pick.c.next = self.cq.q.val();
                 self.pick.go.next = self.goq.q.val();
-                self.pick.held.next = self.b.q.val();
                 self.cons.next = self.zero12.val();
                 if self.dec.val() {
                     self.cons.next = self.c.val();

@@ -50,14 +50,8 @@ pub struct CountPick<const FP: usize> {
     pub c: Signal<In, Bits<12>>,
     /// A beat was decoded in that cycle, registered: the window starts at byte `c`, else 0.
     pub go: Signal<In, Bit>,
-    /// Bytes held in the buffer now (the register).
-    pub held: Signal<In, Bits<12>>,
     /// The first-beat byte count of the block at the window's byte 0 (0 if `c` is past `L`).
     pub cnt: Signal<Out, Bits<12>>,
-    /// `cnt >= held - L` (12 bits, wrapping): a beat decoded with this count leaves room for
-    /// an input beat. Compared for every count before the pick, so the decompressor's
-    /// `in_ready` does not wait for a compare after it.
-    pub fits: Signal<Out, Bit>,
 }
 
 impl<const N: usize, const W: usize, const FW: usize, const FP: usize> HeadCount<N, W, FW, FP> {
@@ -173,13 +167,10 @@ impl<const FP: usize> Logic for CountPick<FP> {
             0
         };
         self.cnt.next = cnt.into();
-        let bml = self.held.val().to_u64().wrapping_sub(l as u64) & 0xFFF;
-        self.fits.next = cnt >= bml;
     }
     fn connect(&mut self) {
         assert!(FP >= 8 && FP.is_multiple_of(8), "CountPick: FP = 8*(L + 1)");
         self.cnt.connect();
-        self.fits.connect();
     }
     fn hdl(&self) -> Verilog {
         let l = FP / 8 - 1;
@@ -187,27 +178,19 @@ impl<const FP: usize> Logic for CountPick<FP> {
         let mut v = format!(
             "// `c` is at most L (Verilator ignores `*unused*` names).\n\
              wire unused_hi = &{{1'b0, c[11:{cb}]}};\n\
-             wire [11:0] bml = held - 12'd{l};\n\
-             wire [{l}:0] ge;\n"
-        );
-        let byte = |p: usize| format!("f[{}:{}]", 8 * p + 7, 8 * p);
-        for p in 0..=l {
-            v.push_str(&format!("assign ge[{p}] = {{4'd0, {}}} >= bml;\n", byte(p)));
-        }
-        v.push_str(&format!(
-            "reg [7:0] at_c;\nreg ge_c;\nalways @(*) begin\n    case (c[{}:0])\n",
+             reg [7:0] at_c;\nalways @(*) begin\n    case (c[{}:0])\n",
             cb - 1
-        ));
+        );
         for p in 0..=l {
             v.push_str(&format!(
-                "        {cb}'d{p}: begin at_c = {}; ge_c = ge[{p}]; end\n",
-                byte(p)
+                "        {cb}'d{p}: at_c = f[{}:{}];\n",
+                8 * p + 7,
+                8 * p
             ));
         }
         v.push_str(
-            "        default: begin at_c = 8'd0; ge_c = bml == 12'd0; end\n    endcase\nend\n\
-             always @(*) cnt = {4'd0, go ? at_c : f[7:0]};\n\
-             always @(*) fits = go ? ge_c : ge[0];\n",
+            "        default: at_c = 8'd0;\n    endcase\nend\n\
+             always @(*) cnt = {4'd0, go ? at_c : f[7:0]};\n",
         );
         Verilog::Custom(v)
     }
