@@ -182,10 +182,10 @@ pub fn run(a: Args) -> CliResult {
             .map_err(|e| format!("cannot create {}: {e}", work.display()))?;
         // A submodule named with --block is placed on its own too (a top's part may fit a
         // device the top does not): its ports, which the wrapper needs, from Yosys.
+        let timeout = Duration::from_secs(a.timeout);
         if a.pnr && !a.blocks.is_empty() {
             for b in blocks.iter_mut().filter(|b| b.ports.is_none()) {
                 let dir = work.join(format!("{}.ports", b.name));
-                let timeout = Duration::from_secs(a.timeout);
                 b.ports = Some(pnr::module_ports(&dir, &b.verilog, &b.name, timeout)?);
             }
         }
@@ -212,7 +212,7 @@ pub fn run(a: Args) -> CliResult {
             work: work.clone(),
             yosys,
             pnr: tools,
-            timeout: Duration::from_secs(a.timeout),
+            timeout,
             cache: !a.no_cache,
         };
         eprintln!(

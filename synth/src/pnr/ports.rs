@@ -71,6 +71,13 @@ pub fn ports_from_json(text: &str, module: &str) -> Result<Vec<Port>, String> {
 mod tests {
     use super::*;
 
+    /// Name, width and direction of each port.
+    fn summary(p: &[Port]) -> Vec<(&str, usize, Dir)> {
+        p.iter()
+            .map(|p| (p.name.as_str(), p.width, p.dir))
+            .collect()
+    }
+
     #[test]
     fn reads_direction_and_width_of_every_port() {
         let json = r#"{"modules": {
@@ -82,12 +89,8 @@ mod tests {
             }}
         }}"#;
         let p = ports_from_json(json, "top__dp").expect("ports");
-        let got: Vec<(&str, usize, Dir)> = p
-            .iter()
-            .map(|p| (p.name.as_str(), p.width, p.dir))
-            .collect();
         assert_eq!(
-            got,
+            summary(&p),
             [
                 ("clock", 1, Dir::In),
                 ("data", 3, Dir::In),
@@ -111,12 +114,8 @@ mod tests {
         let p = module_ports(&dir, v, "t__s", Duration::from_secs(60));
         let _ = std::fs::remove_dir_all(&dir);
         let p = p.expect("Yosys reads the ports");
-        let got: Vec<(&str, usize, Dir)> = p
-            .iter()
-            .map(|p| (p.name.as_str(), p.width, p.dir))
-            .collect();
         assert_eq!(
-            got,
+            summary(&p),
             [("a", 4, Dir::In), ("clock", 1, Dir::In), ("y", 2, Dir::Out)]
         );
     }
