@@ -24,7 +24,8 @@ pub struct Args {
     #[arg(long = "elem", value_parser = clap::builder::PossibleValuesParser::new(["8", "16", "32"]))]
     elems: Vec<String>,
     /// Target: generic (NAND2-equivalent gates, depth), ice40, ecp5 or xilinx; repeat for
-    /// several; default: generic, ice40 and xilinx (ecp5 only when asked).
+    /// several; default: generic, and ice40 and xilinx where the baseline records their
+    /// figures for the block (ecp5 only when asked).
     #[arg(long = "target", value_enum)]
     targets: Vec<Target>,
     /// Only this block (a Verilog module name, e.g. cdma_zvc_compressor_e8 or
@@ -112,6 +113,16 @@ fn targets(a: &Args) -> Vec<Target> {
     }
 }
 
+/// The Yosys targets one block is synthesised for: `--target`'s, else the defaults the
+/// baseline records for it ([`Baseline::default_targets`]).
+fn block_targets(a: &Args, base: &Baseline, block: &str) -> Vec<Target> {
+    if a.targets.is_empty() {
+        base.default_targets(block)
+    } else {
+        targets(a)
+    }
+}
+
 /// Runs `cdma synth`.
 pub fn run(a: Args) -> CliResult {
     let elems = crate::elems_or_all(&a.elems);
@@ -191,9 +202,14 @@ pub fn run(a: Args) -> CliResult {
         }
         // Largest first (wider elements, tops before their parts): the last job to finish is
         // then a short one.
+        let base = Baseline::load_or_default(&baseline_path)?;
         let mut jobs: Vec<(usize, Kind)> = vec![];
         for (i, b) in blocks.iter().enumerate() {
-            jobs.extend(targets.iter().map(|&t| (i, Kind::Yosys(t))));
+            jobs.extend(
+                block_targets(&a, &base, &b.name)
+                    .into_iter()
+                    .map(|t| (i, Kind::Yosys(t))),
+            );
             if b.ports.is_some() {
                 jobs.extend(tools.keys().map(|&arch| (i, Kind::Pnr(arch))));
             }
@@ -396,6 +412,36 @@ mod tests {
         assert!(e.contains("--target ecp5"), "{e}");
         let a = Cli::try_parse_from(["synth"]).unwrap().a;
         assert_eq!(targets(&a), Target::DEFAULT);
+    }
+
+    #[test]
+    fn yosys_targets_default_to_the_recorded_ones() {
+        let mut base = Baseline::default();
+        base.merge(&[Report {
+            block: "cdma_dma_dw256".into(),
+            top: "cdma_dma_dw256".into(),
+            elem_bits: 0,
+            target: "generic".into(),
+            tool: "Yosys 0.23".into(),
+            seconds: 1.0,
+            metrics: [("ge".to_owned(), 1.0)].into(),
+            cells: Default::default(),
+            generic_cells: Default::default(),
+            note: None,
+            key: None,
+        }]);
+        let at = |args: &[&str], block: &str| block_targets(&parse(args).unwrap(), &base, block);
+        // The generic flow, and the FPGA flows only where the baseline records them.
+        assert_eq!(at(&[], "cdma_dma_dw256"), [Target::Generic]);
+        assert_eq!(at(&[], "cdma_zvc_new"), [Target::Generic]);
+        // --target wins.
+        assert_eq!(
+            at(
+                &["--target", "xilinx", "--target", "ice40"],
+                "cdma_dma_dw256"
+            ),
+            [Target::Ice40, Target::Xilinx]
+        );
     }
 
     #[test]

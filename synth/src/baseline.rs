@@ -1,6 +1,6 @@
 //! The tracked baseline (synth/baseline.json) and `cdma synth --check`'s comparison with it.
 
-use crate::flow::{self, metrics, Check, Report};
+use crate::flow::{self, metrics, Check, Report, Target};
 use cdma_analysis::table::Table;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -98,6 +98,23 @@ impl Baseline {
     pub fn save(&self, path: &Path) -> Result<(), String> {
         let text = serde_json::to_string_pretty(self).map_err(|e| e.to_string())?;
         flow::write(path, &(text + "\n"))
+    }
+
+    /// The Yosys targets a run without `--target` synthesises `block` for: the generic flow,
+    /// and those of [`Target::DEFAULT`]'s FPGA flows this baseline records for it. So a
+    /// default run makes the figures the baseline tracks, and the FPGA flows of a block it
+    /// does not track (a new block, the DMA engines and their datapaths: about 45 minutes of
+    /// Yosys for the 1024-bit engine alone, and no iCE40 holds one) run only when asked for.
+    pub fn default_targets(&self, block: &str) -> Vec<Target> {
+        let recorded = |t: &Target| {
+            self.blocks
+                .get(block)
+                .is_some_and(|b| b.targets.contains_key(t.name()))
+        };
+        Target::DEFAULT
+            .into_iter()
+            .filter(|t| *t == Target::Generic || recorded(t))
+            .collect()
     }
 
     /// Replaces the figures of every (block, target) in `reports`, keeping the others, and
@@ -358,6 +375,19 @@ mod tests {
             ),
         ]);
         b
+    }
+
+    #[test]
+    fn default_targets_are_generic_and_the_recorded_fpga_flows() {
+        let mut b = base();
+        b.merge(&[report("p", "pnr-ecp5", &[("fmax_mhz", 50.0)])]);
+        b.merge(&[report("x", "xilinx", &[("lut", 5.0)])]);
+        // `c` has generic and iCE40 figures: those two, in report order.
+        assert_eq!(b.default_targets("c"), [Target::Generic, Target::Ice40]);
+        assert_eq!(b.default_targets("x"), [Target::Generic, Target::Xilinx]);
+        // Unknown, or with no FPGA flow of the defaults recorded: the generic flow only.
+        assert_eq!(b.default_targets("new"), [Target::Generic]);
+        assert_eq!(b.default_targets("p"), [Target::Generic]);
     }
 
     fn statuses(rows: &[Row]) -> Vec<(String, Status)> {
