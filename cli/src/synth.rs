@@ -113,13 +113,13 @@ fn targets(a: &Args) -> Vec<Target> {
     }
 }
 
-/// The Yosys targets one block is synthesised for: `--target`'s, else the defaults the
-/// baseline records for it ([`Baseline::default_targets`]).
-fn block_targets(a: &Args, base: &Baseline, block: &str) -> Vec<Target> {
-    if a.targets.is_empty() {
-        base.default_targets(block)
-    } else {
-        targets(a)
+/// The Yosys targets one block is synthesised for: `--target`'s (`targets`, when no
+/// baseline is given), else the defaults the baseline records for it
+/// ([`Baseline::default_targets`]).
+fn block_targets(targets: &[Target], base: Option<&Baseline>, block: &str) -> Vec<Target> {
+    match base {
+        Some(base) => base.default_targets(block),
+        None => targets.to_vec(),
     }
 }
 
@@ -200,13 +200,18 @@ pub fn run(a: Args) -> CliResult {
                 b.ports = Some(pnr::module_ports(&dir, &b.verilog, &b.name, timeout)?);
             }
         }
+        // Without --target, the baseline says which flows each block gets.
+        let base = if a.targets.is_empty() {
+            Some(Baseline::load_or_default(&baseline_path)?)
+        } else {
+            None
+        };
         // Largest first (wider elements, tops before their parts): the last job to finish is
         // then a short one.
-        let base = Baseline::load_or_default(&baseline_path)?;
         let mut jobs: Vec<(usize, Kind)> = vec![];
         for (i, b) in blocks.iter().enumerate() {
             jobs.extend(
-                block_targets(&a, &base, &b.name)
+                block_targets(&targets, base.as_ref(), &b.name)
                     .into_iter()
                     .map(|t| (i, Kind::Yosys(t))),
             );
@@ -430,7 +435,11 @@ mod tests {
             note: None,
             key: None,
         }]);
-        let at = |args: &[&str], block: &str| block_targets(&parse(args).unwrap(), &base, block);
+        let at = |args: &[&str], block: &str| {
+            let a = parse(args).unwrap();
+            let base = a.targets.is_empty().then_some(&base);
+            block_targets(&targets(&a), base, block)
+        };
         // The generic flow, and the FPGA flows only where the baseline records them.
         assert_eq!(at(&[], "cdma_dma_dw256"), [Target::Generic]);
         assert_eq!(at(&[], "cdma_zvc_new"), [Target::Generic]);
