@@ -9,9 +9,9 @@ use crate::CliResult;
 use cdma_synth::baseline::{
     self, compare, diff_table, figures_of, Baseline, Limit, Status, FMAX_DROP_PCT,
 };
-use cdma_synth::blocks::all_blocks;
+use cdma_synth::blocks::{all_blocks, Block};
 use cdma_synth::flow::{self, Report, Target, PNR, PNR_ECP5};
-use cdma_synth::jobs::{run_all, Ctx, Kind};
+use cdma_synth::jobs::{expected_cost, run_all, Ctx, Kind};
 use cdma_synth::reports::load_reports;
 use cdma_synth::{pnr, render, synth_dir};
 use std::path::{Path, PathBuf};
@@ -123,6 +123,36 @@ fn block_targets(targets: &[Target], base: Option<&Baseline>, block: &str) -> Ve
     }
 }
 
+/// A block's generic run reads its parts' gates (`Block::parts`): the parts of every block
+/// with a generic run get one too, those not selected added to `blocks` (generic only,
+/// without place and route), from `generated`, every block of the generated tops.
+fn add_parts(blocks: &mut Vec<Block>, flows: &mut Vec<Vec<Target>>, generated: &[Block]) {
+    let mut i = 0;
+    while i < blocks.len() {
+        if flows[i].contains(&Target::Generic) {
+            for part in blocks[i].parts.clone() {
+                match blocks.iter().position(|b| b.name == part) {
+                    Some(j) if !flows[j].contains(&Target::Generic) => {
+                        flows[j].push(Target::Generic)
+                    }
+                    Some(_) => {}
+                    None => {
+                        let mut b = generated
+                            .iter()
+                            .find(|b| b.name == part)
+                            .expect("a block's parts are blocks of its top")
+                            .clone();
+                        b.ports = None;
+                        blocks.push(b);
+                        flows.push(vec![Target::Generic]);
+                    }
+                }
+            }
+        }
+        i += 1;
+    }
+}
+
 /// Runs `cdma synth`.
 pub fn run(a: Args) -> CliResult {
     let elems = crate::elems_or_all(&a.elems);
@@ -175,6 +205,7 @@ pub fn run(a: Args) -> CliResult {
         } else {
             all_blocks(&elems, want_dma, configured)
         };
+        let generated = blocks.clone();
         if !a.blocks.is_empty() {
             let known: Vec<String> = blocks.iter().map(|b| b.name.clone()).collect();
             for want in &a.blocks {
@@ -206,28 +237,20 @@ pub fn run(a: Args) -> CliResult {
         } else {
             None
         };
-        // Largest first (wider elements, tops before their parts): the last job to finish is
-        // then a short one.
+        let mut block_flows: Vec<Vec<Target>> = blocks
+            .iter()
+            .map(|b| block_targets(&targets, base.as_ref(), &b.name))
+            .collect();
+        add_parts(&mut blocks, &mut block_flows, &generated);
+        // Longest first: the last job to finish is then a short one.
         let mut jobs: Vec<(usize, Kind)> = vec![];
         for (i, b) in blocks.iter().enumerate() {
-            jobs.extend(
-                block_targets(&targets, base.as_ref(), &b.name)
-                    .into_iter()
-                    .map(|t| (i, Kind::Yosys(t))),
-            );
+            jobs.extend(block_flows[i].iter().map(|&t| (i, Kind::Yosys(t))));
             if b.ports.is_some() {
                 jobs.extend(tools.keys().map(|&arch| (i, Kind::Pnr(arch))));
             }
         }
-        jobs.sort_by_key(|&(i, k)| {
-            let b = &blocks[i];
-            (
-                std::cmp::Reverse(b.elem_bits),
-                !matches!(k, Kind::Pnr(_)),
-                b.ports.is_none(),
-                i,
-            )
-        });
+        jobs.sort_by_cached_key(|&(i, k)| (std::cmp::Reverse(expected_cost(&blocks[i], k)), i));
         let ctx = Ctx {
             out: out.clone(),
             work: work.clone(),
@@ -451,6 +474,40 @@ mod tests {
             ),
             [Target::Ice40, Target::Xilinx]
         );
+    }
+
+    #[test]
+    fn a_generic_run_brings_the_generic_runs_of_its_parts() {
+        let generated = all_blocks(&[8], false, vec![]);
+        let c = "cdma_zvc_compressor_e8";
+        let top: Vec<Block> = generated.iter().filter(|b| b.name == c).cloned().collect();
+        let mut blocks = top.clone();
+        let mut flows = vec![vec![Target::Generic, Target::Ice40]];
+        add_parts(&mut blocks, &mut flows, &generated);
+        let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
+        let dp = format!("{c}__dp");
+        let scan = format!("{c}__dp__scan");
+        let net = format!("{c}__dp__net");
+        assert_eq!(names, [c, &dp, &scan, &net]);
+        assert!(
+            flows[1..].iter().all(|f| f == &[Target::Generic]),
+            "{flows:?}"
+        );
+        // A part already selected for another flow gets the generic one too.
+        let mut blocks = generated
+            .iter()
+            .filter(|b| b.name == c || b.name == dp)
+            .cloned()
+            .collect();
+        let mut flows = vec![vec![Target::Generic], vec![Target::Xilinx]];
+        add_parts(&mut blocks, &mut flows, &generated);
+        assert_eq!(flows[1], [Target::Xilinx, Target::Generic]);
+        assert_eq!(blocks.len(), 4);
+        // Without a generic run, no parts.
+        let mut blocks = top;
+        let mut flows = vec![vec![Target::Ice40]];
+        add_parts(&mut blocks, &mut flows, &generated);
+        assert_eq!(blocks.len(), 1);
     }
 
     #[test]

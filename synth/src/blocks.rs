@@ -71,6 +71,7 @@ pub const SUBBLOCKS: &[(&str, &str, &str)] = &[
 ];
 
 /// One block to synthesise.
+#[derive(Clone)]
 pub struct Block {
     /// Verilog module name (`<top>` or `<top>__<instance path>`).
     pub name: String,
@@ -85,6 +86,10 @@ pub struct Block {
     pub verilog: Arc<str>,
     /// Ports, for tops (place and route wraps them).
     pub ports: Option<Vec<cdma_hdl::Port>>,
+    /// Its parts: the blocks one instance level below it (`<name>__<instance>`), whose own
+    /// generic runs' gates its generic run reads instead of synthesising them again
+    /// ([`crate::jobs::parts_script`]).
+    pub parts: Vec<String>,
 }
 
 /// Module names declared in a Verilog file.
@@ -173,6 +178,7 @@ pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
         what: "top".into(),
         verilog: verilog.clone(),
         ports: Some(top.ports.clone()),
+        parts: vec![],
     }];
     for (prefix, path, what) in SUBBLOCKS {
         let name = format!("{}__{path}", top.module);
@@ -189,8 +195,21 @@ pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
                 what: (*what).to_owned(),
                 verilog: verilog.clone(),
                 ports: None,
+                parts: vec![],
             });
         }
+    }
+    let names: Vec<String> = v.iter().map(|b| b.name.clone()).collect();
+    for b in &mut v {
+        b.parts = names
+            .iter()
+            .filter(|n| {
+                n.strip_prefix(b.name.as_str())
+                    .and_then(|rest| rest.strip_prefix("__"))
+                    .is_some_and(|inst| !inst.contains("__"))
+            })
+            .cloned()
+            .collect();
     }
     v
 }
@@ -290,5 +309,35 @@ mod tests {
                 "a listed submodule is missing from the emitted Verilog"
             );
         }
+    }
+
+    #[test]
+    fn a_block_is_made_of_the_blocks_one_instance_level_below_it() {
+        let parts = |e: u32| -> Vec<(String, Vec<String>)> {
+            cdma_hdl::tops(e)
+                .iter()
+                .flat_map(|t| blocks_of(t, e))
+                .map(|b| (b.name, b.parts))
+                .collect()
+        };
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        let got = parts(8);
+        let of = |n: &str| &got.iter().find(|(b, _)| b == n).expect("a block").1;
+        let c = "cdma_zvc_compressor_e8";
+        assert_eq!(of(c), &s(&[&format!("{c}__dp")]));
+        assert_eq!(
+            of(&format!("{c}__dp")),
+            &s(&[&format!("{c}__dp__scan"), &format!("{c}__dp__net")])
+        );
+        assert!(of(&format!("{c}__dp__scan")).is_empty());
+        let d = "cdma_zvc_decompressor_e8";
+        assert_eq!(
+            of(d),
+            &s(&[
+                &format!("{d}__{}", cdma_hdl::ZVC_LOOP_PATH),
+                &format!("{d}__net")
+            ])
+        );
+        assert!(of(&format!("{d}__net")).is_empty());
     }
 }
