@@ -11,7 +11,7 @@ use cdma_synth::baseline::{
 };
 use cdma_synth::blocks::{all_blocks, Block};
 use cdma_synth::flow::{self, Report, Target, PNR, PNR_ECP5};
-use cdma_synth::jobs::{expected_cost, run_all, Ctx, Kind};
+use cdma_synth::jobs::{in_start_order, run_all, Ctx, Kind};
 use cdma_synth::reports::load_reports;
 use cdma_synth::{pnr, render, synth_dir};
 use std::path::{Path, PathBuf};
@@ -242,7 +242,6 @@ pub fn run(a: Args) -> CliResult {
             .map(|b| block_targets(&targets, base.as_ref(), &b.name))
             .collect();
         add_parts(&mut blocks, &mut block_flows, &generated);
-        // Longest first: the last job to finish is then a short one.
         let mut jobs: Vec<(usize, Kind)> = vec![];
         for (i, b) in blocks.iter().enumerate() {
             jobs.extend(block_flows[i].iter().map(|&t| (i, Kind::Yosys(t))));
@@ -250,7 +249,7 @@ pub fn run(a: Args) -> CliResult {
                 jobs.extend(tools.keys().map(|&arch| (i, Kind::Pnr(arch))));
             }
         }
-        jobs.sort_by_cached_key(|&(i, k)| (std::cmp::Reverse(expected_cost(&blocks[i], k)), i));
+        let jobs = in_start_order(&blocks, jobs)?;
         let ctx = Ctx {
             out: out.clone(),
             work: work.clone(),

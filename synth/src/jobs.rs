@@ -30,17 +30,49 @@ impl Kind {
     }
 }
 
-/// A job's expected run time, for the order jobs start in (longest first, so the last to
-/// finish is a short one): place and route first (minutes each), then Yosys flows by the
-/// size of the Verilog they read, the FPGA flows counted a third more than the generic one
-/// (as measured on the ZVC blocks). Only the order is used, never the value.
-pub fn expected_cost(b: &Block, kind: Kind) -> (bool, usize) {
+/// A job's expected run time, for the order jobs start in: place and route first (minutes
+/// each), then Yosys flows by the size of the Verilog they read, the FPGA flows counted a
+/// third more than the generic one (as measured on the ZVC blocks). Only the order is used,
+/// never the value.
+fn expected_cost(b: &Block, kind: Kind) -> (bool, usize) {
     let size = crate::blocks::reachable(&b.verilog, &b.name).len();
     match kind {
         Kind::Pnr(_) => (true, size),
         Kind::Yosys(Target::Generic) => (false, size * 3),
         Kind::Yosys(_) => (false, size * 4),
     }
+}
+
+/// `jobs` in the order they start in: longest first, so the last to finish is a short one,
+/// where a part counts as long as the longest block waiting for it (a small part scheduled
+/// last would hold the 1024-bit engine's datapath and top until the end).
+pub fn in_start_order(
+    blocks: &[Block],
+    mut jobs: Vec<(usize, Kind)>,
+) -> Result<Vec<(usize, Kind)>, String> {
+    let deps = dependencies(blocks, &jobs)?;
+    let mut cost: Vec<_> = jobs
+        .iter()
+        .map(|&(i, k)| expected_cost(&blocks[i], k))
+        .collect();
+    // Parts are strictly below their block: as many passes as levels settle it.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for (j, d) in deps.iter().enumerate() {
+            for &p in d {
+                if cost[p] < cost[j] {
+                    cost[p] = cost[j];
+                    changed = true;
+                }
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&j| (std::cmp::Reverse(cost[j]), jobs[j].0));
+    let sorted = order.iter().map(|&j| jobs[j]).collect();
+    jobs = sorted;
+    Ok(jobs)
 }
 
 /// Where and with which tools the jobs run.
@@ -489,6 +521,45 @@ mod tests {
         assert!(
             !l.contains("read_rtlil") && l.ends_with("write_rtlil gates.il.gz\n"),
             "{l}"
+        );
+    }
+
+    #[test]
+    fn a_part_starts_as_early_as_the_block_waiting_for_it() {
+        let big = "module t(x);\n  t__a a(.x(x));\n  t__b b(.x(x));\nendmodule\n".to_owned()
+            + "module t__a(x);\nendmodule\nmodule t__b(x);\n"
+            + &"  wire w;\n".repeat(1000)
+            + "endmodule\n";
+        let mut blocks = vec![
+            block("t", "t", &["t__a", "t__b"]),
+            block("t__a", "t", &[]),
+            block("t__b", "t", &[]),
+            block("u", "u", &[]),
+        ];
+        for b in &mut blocks[..3] {
+            b.verilog = std::sync::Arc::from(big.as_str());
+        }
+        blocks[3].verilog = std::sync::Arc::from(
+            "module u(x);\n".to_owned() + &"  wire w;\n".repeat(500) + "endmodule\n",
+        );
+        let g = Kind::Yosys(Target::Generic);
+        let x = Kind::Yosys(Target::Xilinx);
+        let jobs = vec![(3, g), (1, g), (2, g), (0, g), (3, x)];
+        // t__a is tiny, but t waits for it: it goes with t, before u's runs.
+        let order = in_start_order(&blocks, jobs).unwrap();
+        let names: Vec<(&str, &str)> = order
+            .iter()
+            .map(|&(i, k)| (blocks[i].name.as_str(), k.name()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("t", "generic"),
+                ("t__a", "generic"),
+                ("t__b", "generic"),
+                ("u", "xilinx"),
+                ("u", "generic")
+            ]
         );
     }
 
