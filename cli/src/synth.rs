@@ -477,33 +477,43 @@ mod tests {
 
     #[test]
     fn a_generic_run_brings_the_generic_runs_of_its_parts() {
-        let generated = all_blocks(&[8], false, vec![]);
-        let c = "cdma_zvc_compressor_e8";
-        let top: Vec<Block> = generated.iter().filter(|b| b.name == c).cloned().collect();
-        let mut blocks = top.clone();
+        let generated = all_blocks(&[], true, vec![]);
+        let e = "cdma_dma_dw128";
+        let dp = format!("{e}__dp");
+        let pick = |names: &[&str]| -> Vec<Block> {
+            generated
+                .iter()
+                .filter(|b| names.contains(&b.name.as_str()))
+                .cloned()
+                .collect()
+        };
+        let mut blocks = pick(&[&dp]);
         let mut flows = vec![vec![Target::Generic, Target::Ice40]];
         add_parts(&mut blocks, &mut flows, &generated);
         let names: Vec<&str> = blocks.iter().map(|b| b.name.as_str()).collect();
-        let dp = format!("{c}__dp");
-        let scan = format!("{c}__dp__scan");
-        let net = format!("{c}__dp__net");
-        assert_eq!(names, [c, &dp, &scan, &net]);
+        let part = |p: &str| format!("{e}__dp__{p}");
+        let (scan, fifo, comp, zdec, crcp) = (
+            part("scan"),
+            part("fifo"),
+            part("comp"),
+            part("zdec"),
+            part("crcp"),
+        );
+        assert_eq!(names, [dp.as_str(), &scan, &fifo, &comp, &zdec, &crcp]);
         assert!(
             flows[1..].iter().all(|f| f == &[Target::Generic]),
             "{flows:?}"
         );
-        // A part already selected for another flow gets the generic one too.
-        let mut blocks = generated
-            .iter()
-            .filter(|b| b.name == c || b.name == dp)
-            .cloned()
-            .collect();
+        // Parts of parts too, and a part already selected for another flow gets the generic
+        // one as well.
+        let ctl = format!("{e}__ctl");
+        let mut blocks = pick(&[e, &ctl]);
         let mut flows = vec![vec![Target::Generic], vec![Target::Xilinx]];
         add_parts(&mut blocks, &mut flows, &generated);
         assert_eq!(flows[1], [Target::Xilinx, Target::Generic]);
-        assert_eq!(blocks.len(), 4);
+        assert_eq!(blocks.len(), 12, "the engine and its 11 parts");
         // Without a generic run, no parts.
-        let mut blocks = top;
+        let mut blocks = pick(&[e]);
         let mut flows = vec![vec![Target::Ice40]];
         add_parts(&mut blocks, &mut flows, &generated);
         assert_eq!(blocks.len(), 1);

@@ -199,7 +199,16 @@ pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
             });
         }
     }
-    let names: Vec<String> = v.iter().map(|b| b.name.clone()).collect();
+    // Only a DMA engine is synthesised from its parts (generic flow): its parts end at
+    // registers and handshakes, and the engine's figures agree with a flat run (the 256-bit
+    // engine: 169.7 kGE against 170.1, depth 60 both). A ZVC compressor's datapath has no
+    // registers: cut there, its top came out 3 to 5 levels deeper and with 70 more
+    // flip-flops than flat (duplicates a flat run merges), so the ZVC blocks stay flat.
+    let names: Vec<String> = if is_dma {
+        v.iter().map(|b| b.name.clone()).collect()
+    } else {
+        vec![]
+    };
     for b in &mut v {
         b.parts = names
             .iter()
@@ -312,32 +321,39 @@ mod tests {
     }
 
     #[test]
-    fn a_block_is_made_of_the_blocks_one_instance_level_below_it() {
-        let parts = |e: u32| -> Vec<(String, Vec<String>)> {
-            cdma_hdl::tops(e)
+    fn an_engine_is_made_of_the_blocks_one_instance_level_below_it() {
+        let top = cdma_hdl::dma_tops()
+            .into_iter()
+            .find(|t| t.module == "cdma_dma_dw128")
+            .expect("the 128-bit engine");
+        let blocks = blocks_of(&top, 0);
+        let of = |n: &str| -> Vec<String> {
+            blocks
                 .iter()
-                .flat_map(|t| blocks_of(t, e))
-                .map(|b| (b.name, b.parts))
-                .collect()
+                .find(|b| b.name == n)
+                .expect("a block")
+                .parts
+                .clone()
         };
-        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
-        let got = parts(8);
-        let of = |n: &str| &got.iter().find(|(b, _)| b == n).expect("a block").1;
-        let c = "cdma_zvc_compressor_e8";
-        assert_eq!(of(c), &s(&[&format!("{c}__dp")]));
+        let s = |v: &[&str]| {
+            v.iter()
+                .map(|x| format!("cdma_dma_dw128__{x}"))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(of("cdma_dma_dw128"), s(&["csr", "ctl", "rd", "wr", "dp"]));
         assert_eq!(
-            of(&format!("{c}__dp")),
-            &s(&[&format!("{c}__dp__scan"), &format!("{c}__dp__net")])
+            of("cdma_dma_dw128__dp"),
+            s(&["dp__scan", "dp__fifo", "dp__comp", "dp__zdec", "dp__crcp"])
         );
-        assert!(of(&format!("{c}__dp__scan")).is_empty());
-        let d = "cdma_zvc_decompressor_e8";
-        assert_eq!(
-            of(d),
-            &s(&[
-                &format!("{d}__{}", cdma_hdl::ZVC_LOOP_PATH),
-                &format!("{d}__net")
-            ])
-        );
-        assert!(of(&format!("{d}__net")).is_empty());
+        assert_eq!(of("cdma_dma_dw128__ctl"), s(&["ctl__mcrc"]));
+        assert!(of("cdma_dma_dw128__dp__zdec").is_empty());
+        // The ZVC blocks stay flat.
+        for t in cdma_hdl::tops(8) {
+            assert!(
+                blocks_of(&t, 8).iter().all(|b| b.parts.is_empty()),
+                "{}",
+                t.module
+            );
+        }
     }
 }
