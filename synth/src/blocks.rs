@@ -90,6 +90,8 @@ pub struct Block {
     /// generic runs' gates its generic run reads instead of synthesising them again
     /// ([`crate::jobs::parts_script`]).
     pub parts: Vec<String>,
+    /// It is one of another block's `parts`: its generic run saves its gates for that one.
+    pub is_part: bool,
 }
 
 /// Module names declared in a Verilog file.
@@ -179,6 +181,7 @@ pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
         verilog: verilog.clone(),
         ports: Some(top.ports.clone()),
         parts: vec![],
+        is_part: false,
     }];
     for (prefix, path, what) in SUBBLOCKS {
         let name = format!("{}__{path}", top.module);
@@ -196,6 +199,7 @@ pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
                 verilog: verilog.clone(),
                 ports: None,
                 parts: vec![],
+                is_part: false,
             });
         }
     }
@@ -219,6 +223,10 @@ pub fn blocks_of(top: &cdma_hdl::Top, elem_bits: u32) -> Vec<Block> {
             })
             .cloned()
             .collect();
+    }
+    let parts: Vec<String> = v.iter().flat_map(|b| b.parts.clone()).collect();
+    for b in &mut v {
+        b.is_part = parts.contains(&b.name);
     }
     v
 }
@@ -347,8 +355,15 @@ mod tests {
         );
         assert_eq!(of("cdma_dma_dw128__ctl"), s(&["ctl__mcrc"]));
         assert!(of("cdma_dma_dw128__dp__zdec").is_empty());
+        let parts: Vec<&str> = blocks
+            .iter()
+            .filter(|b| b.is_part)
+            .map(|b| b.name.as_str())
+            .collect();
+        assert_eq!(parts.len(), 11, "every block but the engine: {parts:?}");
         // The ZVC blocks stay flat.
         for t in cdma_hdl::tops(8) {
+            assert!(blocks_of(&t, 8).iter().all(|b| !b.is_part), "{}", t.module);
             assert!(
                 blocks_of(&t, 8).iter().all(|b| b.parts.is_empty()),
                 "{}",
