@@ -123,7 +123,7 @@ fn block_targets(targets: &[Target], base: Option<&Baseline>, block: &str) -> Ve
     }
 }
 
-/// A block's generic run reads its parts' gates (`Block::parts`): the parts of every block
+/// A block's generic run reads its parts' mapped cells (`Block::parts`): the parts of every block
 /// with a generic run get one too, those not selected added to `blocks` (generic only,
 /// without place and route), from `generated`, every block of the generated tops.
 fn add_parts(blocks: &mut Vec<Block>, flows: &mut Vec<Vec<Target>>, generated: &[Block]) {

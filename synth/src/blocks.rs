@@ -88,10 +88,10 @@ pub struct Block {
     pub ports: Option<Vec<cdma_hdl::Port>>,
     /// Its parts (DMA engines' blocks only; empty for the ZVC blocks, which stay flat): the
     /// blocks one instance level below it (`<name>__<instance>`), whose own generic runs'
-    /// gates its generic run reads instead of synthesising them again
+    /// mapped cells its generic run reads instead of synthesising them again
     /// ([`crate::jobs::parts_script`]).
     pub parts: Vec<String>,
-    /// It is one of another block's `parts`: its generic run saves its gates for that one.
+    /// It is one of another block's `parts`: its generic run saves its mapped cells for that one.
     pub is_part: bool,
 }
 
