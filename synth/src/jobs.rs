@@ -326,7 +326,7 @@ fn part_gates(ctx: &Ctx, part: &str) -> Result<flow::Cells, String> {
 
 /// A block's Yosys gates: its own (`own`, where each part is one black-box instance, counted
 /// under the part's module name) with the instances replaced by the parts' gates.
-pub fn with_parts_gates(own: &flow::Cells, parts: &[String], gates: &[flow::Cells]) -> flow::Cells {
+fn with_parts_gates(own: &flow::Cells, parts: &[String], gates: &[flow::Cells]) -> flow::Cells {
     let mut all: flow::Cells = own
         .iter()
         .filter(|(ty, _)| !parts.iter().any(|p| p == ty.trim_start_matches('\\')))
