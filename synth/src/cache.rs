@@ -103,8 +103,7 @@ pub fn key_with(i: &Inputs, files: &[(&str, &str)]) -> String {
 /// The report at `path` if it was made from the inputs of `key` (same block and kind too):
 /// the job need not run. A missing, unreadable or older report is no hit.
 pub fn lookup(path: &Path, key: &str, block: &str, kind: &str) -> Option<Report> {
-    let text = std::fs::read_to_string(path).ok()?;
-    let r: Report = serde_json::from_str(&text).ok()?;
+    let r = crate::reports::load_report(path).ok()?;
     (r.key.as_deref() == Some(key) && r.block == block && r.target == kind).then_some(r)
 }
 

@@ -458,10 +458,16 @@ pub struct Generic {
     pub generic: Cells,
 }
 
-/// Figures of the generic target from the files synth/generic.ys writes in `dir`.
-pub fn generic_figures(dir: &Path) -> Result<Generic, String> {
+/// Figures of the generic target from the files synth/generic.ys writes in `dir`, for a
+/// block made of `parts` (none for most), whose Yosys gates are `part_gates` (their reports').
+pub fn generic_figures(
+    dir: &Path,
+    parts: &[String],
+    part_gates: &[Cells],
+) -> Result<Generic, String> {
     let lib = parse_liberty(CELLS_LIB)?;
-    let (generic, _) = stat_json(&read(&dir.join("generic.json"))?)?;
+    let (own, _) = stat_json(&read(&dir.join("generic.json"))?)?;
+    let generic = with_parts_gates(&own, parts, part_gates);
     let (mapped, _) = stat_json(&read(&dir.join("mapped.json"))?)?;
     let (_, mem_bits) = stat_json(&read(&dir.join("memory.json"))?)?;
     let depth = parse_ltp(&read(&dir.join("depth.txt"))?)?;
@@ -505,6 +511,22 @@ pub fn generic_figures(dir: &Path) -> Result<Generic, String> {
         mapped,
         generic,
     })
+}
+
+/// A block's Yosys gates: its own (`own`, where each part is one black-box instance, counted
+/// under the part's module name) with the instances replaced by the parts' gates.
+fn with_parts_gates(own: &Cells, parts: &[String], gates: &[Cells]) -> Cells {
+    let mut all: Cells = own
+        .iter()
+        .filter(|(ty, _)| !parts.iter().any(|p| p == ty.trim_start_matches('\\')))
+        .map(|(ty, &n)| (ty.clone(), n))
+        .collect();
+    for g in gates {
+        for (ty, &n) in g {
+            *all.entry(ty.clone()).or_default() += n;
+        }
+    }
+    all
 }
 
 /// Figures of an FPGA target from its `stat -json` cell counts.
@@ -562,6 +584,20 @@ pub fn fpga_figures(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_block_counts_its_parts_gates_instead_of_their_instances() {
+        let cells =
+            |l: &[(&str, u64)]| -> Cells { l.iter().map(|&(t, n)| (t.to_owned(), n)).collect() };
+        let own = cells(&[("$_AND_", 3), ("t__a", 1), ("\\t__b", 1), ("$_DFF_P_", 2)]);
+        let parts = ["t__a".to_owned(), "t__b".to_owned()];
+        let a = cells(&[("$_AND_", 10), ("$_OR_", 4)]);
+        let b = cells(&[("$_DFF_P_", 5)]);
+        assert_eq!(
+            with_parts_gates(&own, &parts, &[a, b]),
+            cells(&[("$_AND_", 13), ("$_OR_", 4), ("$_DFF_P_", 7)])
+        );
+    }
 
     #[test]
     fn a_run_stops_when_its_log_says_so() {

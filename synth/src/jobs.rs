@@ -280,17 +280,12 @@ pub fn run_job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Report, String> {
     flow::run_yosys(&dir, &yosys_script(b, target), ctx.timeout)?;
     let (metrics, cells, generic_cells) = match target {
         Target::Generic => {
-            let mut g = flow::generic_figures(&dir)?;
-            if !b.parts.is_empty() {
-                let parts = b
-                    .parts
-                    .iter()
-                    .map(|p| part_gates(ctx, p))
-                    .collect::<Result<Vec<_>, _>>()?;
-                g.generic = with_parts_gates(&g.generic, &b.parts, &parts);
-                g.figures
-                    .insert("cells".into(), g.generic.values().sum::<u64>() as f64);
-            }
+            let gates = b
+                .parts
+                .iter()
+                .map(|p| part_gates(ctx, p))
+                .collect::<Result<Vec<_>, _>>()?;
+            let g = flow::generic_figures(&dir, &b.parts, &gates)?;
             (g.figures, g.mapped, g.generic)
         }
         t => {
@@ -318,26 +313,7 @@ pub fn run_job(ctx: &Ctx, b: &Block, kind: Kind) -> Result<Report, String> {
 /// wrote.
 fn part_gates(ctx: &Ctx, part: &str) -> Result<flow::Cells, String> {
     let path = report_file(ctx, part, Kind::Yosys(Target::Generic));
-    let text = flow::read(&path)?;
-    let r: Report = serde_json::from_str(&text)
-        .map_err(|e| format!("{}: not a report: {e}", path.display()))?;
-    Ok(r.generic_cells)
-}
-
-/// A block's Yosys gates: its own (`own`, where each part is one black-box instance, counted
-/// under the part's module name) with the instances replaced by the parts' gates.
-fn with_parts_gates(own: &flow::Cells, parts: &[String], gates: &[flow::Cells]) -> flow::Cells {
-    let mut all: flow::Cells = own
-        .iter()
-        .filter(|(ty, _)| !parts.iter().any(|p| p == ty.trim_start_matches('\\')))
-        .map(|(ty, &n)| (ty.clone(), n))
-        .collect();
-    for g in gates {
-        for (ty, &n) in g {
-            *all.entry(ty.clone()).or_default() += n;
-        }
-    }
-    all
+    Ok(crate::reports::load_report(&path)?.generic_cells)
 }
 
 /// The jobs each job waits for: a generic run of a block with parts reads the mapped cells of its
@@ -568,21 +544,6 @@ mod tests {
         assert!(
             !f.contains("read_rtlil") && !f.contains("write_rtlil"),
             "no part: {f}"
-        );
-    }
-
-    #[test]
-    fn a_block_counts_its_parts_gates_instead_of_their_instances() {
-        let cells = |l: &[(&str, u64)]| -> flow::Cells {
-            l.iter().map(|&(t, n)| (t.to_owned(), n)).collect()
-        };
-        let own = cells(&[("$_AND_", 3), ("t__a", 1), ("\\t__b", 1), ("$_DFF_P_", 2)]);
-        let parts = ["t__a".to_owned(), "t__b".to_owned()];
-        let a = cells(&[("$_AND_", 10), ("$_OR_", 4)]);
-        let b = cells(&[("$_DFF_P_", 5)]);
-        assert_eq!(
-            with_parts_gates(&own, &parts, &[a, b]),
-            cells(&[("$_AND_", 13), ("$_OR_", 4), ("$_DFF_P_", 7)])
         );
     }
 

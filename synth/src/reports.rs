@@ -3,6 +3,12 @@
 use crate::flow::{self, Report};
 use std::path::Path;
 
+/// Reads one report.
+pub fn load_report(path: &Path) -> Result<Report, String> {
+    serde_json::from_str(&flow::read(path)?)
+        .map_err(|e| format!("{}: not a `cdma synth` report: {e}", path.display()))
+}
+
 /// Reads the reports of an earlier run that match the selection.
 pub fn load_reports(
     dir: &Path,
@@ -19,8 +25,7 @@ pub fn load_reports(
         if path.extension().is_none_or(|x| x != "json") {
             continue;
         }
-        let r: Report = serde_json::from_str(&flow::read(&path)?)
-            .map_err(|e| format!("{}: not a `cdma synth` report: {e}", path.display()))?;
+        let r = load_report(&path)?;
         // elem_bits 0: a DMA engine, every element width.
         if (elems.contains(&r.elem_bits) || r.elem_bits == 0)
             && kinds.contains(&r.target.as_str())
