@@ -2,10 +2,75 @@
 //! lookup) and [`BlockExtract`] (a block out of two beats). Each is a multiplexer by a small
 //! register, written as Verilog `case`s or one shift so that synthesis sees a plain
 //! multiplexer tree.
+//!
+//! A start lane `s` is below `P = 32 + M` (`M` = 1, 2 or 4) wherever its selection is used,
+//! so the selections decode only what they must ([`lane_of`]): lanes 0–31 by `s[4:0]`, lanes
+//! 32.. by `s[5]` and `s`'s low bits. A `case` over all seven bits with a default arm costs
+//! the loop a LUT level and its routing (issue 17: the E = 8 loop `sr` → `sr`).
 
 use rust_hdl::core::prelude::*;
 
 use super::table::ENTRY;
+
+/// The lane a selection by `s` reads among `P` lanes: `s` itself when `s < P`; else
+/// an unspecified one (the selection's result is then unused).
+pub(crate) fn lane_of(s: u64, p: usize) -> usize {
+    assert!(
+        (33..=36).contains(&p) && (p - 32).is_power_of_two(),
+        "lane_of: P must be 32 + M"
+    );
+    if s & 32 == 0 {
+        (s & 31) as usize
+    } else {
+        32 + (s as usize & (p - 33))
+    }
+}
+
+/// Verilog for `out = part(lane_of(sel, p))` as two `case`s and a final choice by `sel[5]`,
+/// the decode [`lane_of`] describes; `part(j)` is the Verilog slice of lane `j`. `sel` is a
+/// 7-bit signal; `out` is a `reg` of `width` bits declared by the caller (`lo_out` and
+/// `hi_out`, the two halves, are declared here).
+fn lane_case(
+    out: &str,
+    width: usize,
+    sel: &str,
+    p: usize,
+    part: impl Fn(usize) -> String,
+) -> String {
+    let mut v = format!(
+        "reg [{w}:0] lo_{out};\nreg [{w}:0] hi_{out};\nalways @(*) begin\n   case ({sel}[4:0])\n",
+        w = width - 1
+    );
+    for j in 0..31 {
+        v.push_str(&format!("      5'd{j}: lo_{out} = {};\n", part(j)));
+    }
+    v.push_str(&format!(
+        "      default: lo_{out} = {};\n   endcase\n",
+        part(31)
+    ));
+    match p - 32 {
+        1 => v.push_str(&format!("   hi_{out} = {};\n", part(32))),
+        2 => v.push_str(&format!(
+            "   hi_{out} = {sel}[0] ? {} : {};\n",
+            part(33),
+            part(32)
+        )),
+        _ => {
+            v.push_str(&format!("   case ({sel}[1:0])\n"));
+            for j in 0..3 {
+                v.push_str(&format!("      2'd{j}: hi_{out} = {};\n", part(32 + j)));
+            }
+            v.push_str(&format!(
+                "      default: hi_{out} = {};\n   endcase\n",
+                part(35)
+            ));
+        }
+    }
+    v.push_str(&format!(
+        "   {out} = {sel}[5] ? hi_{out} : lo_{out};\nend\n"
+    ));
+    v
+}
 
 /// Entry `s` of the loop's copy of the head beat's finished table
 /// ([`super::finish::EntryFinish`]): the next block's lane `nxt` and `nn`, and the block's
@@ -14,7 +79,7 @@ use super::table::ENTRY;
 pub struct HeadPick<const P: usize, const TW: usize> {
     /// The head beat's finished table.
     pub t: Signal<In, Bits<TW>>,
-    /// The block's first lane (`< P`; `≥ P` reads entry 0).
+    /// The block's first lane (`< P`; `≥ P` reads an unspecified entry).
     pub s: Signal<In, Bits<7>>,
     /// Entry `s`'s next lane.
     pub nxt: Signal<Out, Bits<7>>,
@@ -28,8 +93,7 @@ pub struct HeadPick<const P: usize, const TW: usize> {
 
 impl<const P: usize, const TW: usize> Logic for HeadPick<P, TW> {
     fn update(&mut self) {
-        let s = self.s.val().to_u64() as usize;
-        let j = if s < P { s } else { 0 };
+        let j = lane_of(self.s.val().to_u64(), P);
         let e = self.t.val().get_bits::<16>(ENTRY * j).to_u64();
         self.nxt.next = (e >> 7 & 0x7F).into();
         self.nn.next = e >> 15 & 1 == 1;
@@ -44,21 +108,17 @@ impl<const P: usize, const TW: usize> Logic for HeadPick<P, TW> {
         self.fin.connect();
     }
     fn hdl(&self) -> Verilog {
-        let mut v = String::from("reg [15:0] e;\nalways @(*) begin\n   case (s)\n");
-        for j in 1..P {
-            v.push_str(&format!(
-                "      7'd{j}: e = t[{}:{}];\n",
-                16 * j + 15,
-                16 * j
-            ));
-        }
-        v.push_str("      default: e = t[15:0];\n   endcase\nend\n");
+        let mut v = String::from("reg [15:0] e;\n");
+        v.push_str(&lane_case("e", 16, "s", P, |j| {
+            format!("t[{}:{}]", ENTRY * j + 15, ENTRY * j)
+        }));
         v.push_str(
             "always @(*) nxt = e[13:7];\nalways @(*) nn = e[15];\n\
              always @(*) tr = e[0];\nalways @(*) fin = e[1];\n",
         );
         // The zero bits and `pp` (read from the queue, for a fresh tensor's first block).
-        v.push_str("wire unused_e = &{1'b0, e[14], e[6:2]};\n");
+        // `s[6]` only marks a used-up beat, when the lookup is unused.
+        v.push_str("wire unused_e = &{1'b0, e[14], e[6:2], s[6]};\n");
         Verilog::Custom(v)
     }
 }
@@ -117,7 +177,7 @@ impl<const P: usize, const E: usize, const WW: usize, const HW: usize, const BW:
     for BlockExtract<P, E, WW, HW, BW>
 {
     fn update(&mut self) {
-        let s = (self.s.val().to_u64() as usize).min(P - 1);
+        let s = lane_of(self.s.val().to_u64(), P);
         self.mask.next = window::<WW, 32>(self.win.val(), s * E);
         self.dh.next = window::<WW, HW>(self.win.val(), (s / 8 * 8 + Self::M) * E);
         let slo = self.slo.val().to_u64() as usize;
@@ -140,25 +200,25 @@ impl<const P: usize, const E: usize, const WW: usize, const HW: usize, const BW:
         } else {
             format!("wire [{}:0] wz = {{{pad}'d0, win}};\n", WW + pad - 1)
         };
-        v.push_str("always @(*) begin\n   case (s)\n");
-        for j in 1..P {
-            v.push_str(&format!(
-                "      7'd{j}: mask = wz[{}:{}];\n",
-                j * E + 31,
-                j * E
-            ));
-        }
-        v.push_str("      default: mask = wz[31:0];\n   endcase\n");
-        v.push_str("   case (s[6:3])\n");
-        for g in 1..Self::GROUPS {
-            let lo = (8 * g + m) * E;
-            v.push_str(&format!("      4'd{g}: dh = wz[{}:{lo}];\n", lo + HW - 1));
-        }
+        v.push_str(&lane_case("mask", 32, "s", P, |j| {
+            format!("wz[{}:{}]", j * E + 31, j * E)
+        }));
+        // Lanes `8g + M ..` for the group `g = ⌊s/8⌋` (0..=4, as `P ≤ 36`): by `s[4:3]`, and
+        // group 4 when `s[5]`.
+        assert!(Self::GROUPS == 5, "BlockExtract: P must be 33..=36");
+        let dh = |g: usize| format!("wz[{}:{}]", (8 * g + m) * E + HW - 1, (8 * g + m) * E);
         v.push_str(&format!(
-            "      default: dh = wz[{}:{}];\n   endcase\n",
-            m * E + HW - 1,
-            m * E
+            "reg [{}:0] dh_lo;\nalways @(*) begin\n   case (s[4:3])\n",
+            HW - 1
         ));
+        for g in 0..3 {
+            v.push_str(&format!("      2'd{g}: dh_lo = {};\n", dh(g)));
+        }
+        v.push_str(&format!("      default: dh_lo = {};\n   endcase\n", dh(3)));
+        v.push_str(&format!("   dh = s[5] ? {} : dh_lo;\nend\n", dh(4)));
+        v.push_str("// `s[6]` only marks a used-up beat, when no block is taken.\n");
+        v.push_str("wire unused_s = &{1'b0, s[6]};\n");
+        v.push_str("always @(*) begin\n");
         v.push_str("   case (slo)\n");
         for r in 1..8 {
             v.push_str(&format!(

@@ -33,7 +33,8 @@
 //!
 //! Backpressure: the block pipeline (X0..X7) moves while the output buffer has a free slot,
 //! the input side while the beat queue has room; both decisions come from registers, so
-//! `in_ready` depends on registers and `rst` only, never on `out_ready`.
+//! `in_ready` depends on registers and `rst` only, never on `out_ready`. X0 has a skid slot,
+//! so that the loop waits on that slot only, not on the block pipeline's stall.
 //!
 //! Errors (`error`, sticky until `rst`): a beat's `in_count` 0 or `> P`; a block that ends
 //! past its tensor's last lane, or whose mask does (truncated payload); with

@@ -15,11 +15,14 @@ pub const ENTRY: usize = 16;
 /// first lanes' popcounts (`pre`) complete the entry when that beat is known.
 ///
 /// * section 1 (`x` → `bp`): every byte's popcount (4 bits each);
-/// * section 2 (`bp_q` → `sm`, `pre`): per entry the popcount of its mask bytes in this beat
-///   (8 bits each), and the popcounts of the beat's first `t·E/8` bytes for `t = 1..M`
-///   (`pre`, 8 bits each, zero above);
-/// * section 3 (`sm_q`, the beat's count `c3` → `raw`): per entry `e = j + M + sm` (7 bits),
-///   `e - P` (7 bits, mod 128), `e ≥ P` (bit 14) and `e ≥ c3` (bit 15); and the entries'
+/// * section 2 (`bp_q` → `sm`, `pre`; the beat's count `c2` → `lim`): per entry the popcount
+///   of its mask bytes in this beat (8 bits each), and the popcounts of the beat's first
+///   `t·E/8` bytes for `t = 1..M` (`pre`, 8 bits each, zero above); per entry the least `sm`
+///   that ends it at or past the count, `max(c2 - j - M, 0)` (`lim`, 8 bits each), so that
+///   section 3 compares once instead of adding and then comparing (issue 17: that chain of
+///   two carry chains was the longest path at E = 8);
+/// * section 3 (`sm_q`, `lim_q` → `raw`): per entry `e = j + M + sm` (7 bits), `e - P`
+///   (7 bits, mod 128), `e ≥ P` (bit 14) and `e ≥` the count (bit 15, `sm ≥ lim`); and the entries'
 ///   `pp` (below) as two vectors, `ge3` for a beat that is not the last and `gc3` for one
 ///   that is, so that the stage after section 4 can read a beat's `pp` bits from registers;
 /// * section 4 (`raw_h`, the beat's last flag `l`, the next beat's `pre_n` → `tab`): per
@@ -48,11 +51,15 @@ pub struct BeatTable<
     pub sm: Signal<Out, Bits<SW>>,
     /// Section 2: popcount of the beat's first `t` lanes in bits `[8(t-1) +: 8]`, `t < M`.
     pub pre: Signal<Out, Bits<24>>,
+    /// Section 2: the beat's valid lanes (P unless it is the last).
+    pub c2: Signal<In, Bits<7>>,
+    /// Section 2: entry `j`'s `max(c2 - j - M, 0)` in bits `[8j +: 8]`.
+    pub lim: Signal<Out, Bits<SW>>,
     /// Section 3: a registered `sm`.
     pub sm_q: Signal<In, Bits<SW>>,
-    /// Section 3: the beat's valid lanes (P unless it is the last).
-    pub c3: Signal<In, Bits<7>>,
-    /// Section 3: per entry `e`, `e - P`, `e ≥ P`, `e ≥ c3`.
+    /// Section 3: a registered `lim`.
+    pub lim_q: Signal<In, Bits<SW>>,
+    /// Section 3: per entry `e`, `e - P`, `e ≥ P`, `e ≥` the beat's count.
     pub raw: Signal<Out, Bits<TW>>,
     /// Section 3: entry `j`'s `pp` in bit `j` if the beat is not the last.
     pub ge3: Signal<Out, Bits<P>>,
@@ -136,15 +143,20 @@ impl<
             pre |= s << (8 * (t - 1));
         }
         self.pre.next = pre.into();
+        let c2 = self.c2.val().to_u64();
+        let mut lim = Bits::<SW>::default();
+        for j in 0..P {
+            lim.set_bits::<8>(8 * j, c2.saturating_sub((j + m) as u64).into());
+        }
+        self.lim.next = lim;
         // Section 3.
-        let c3 = self.c3.val().to_u64();
         let mut raw = Bits::<TW>::default();
         for j in 0..P {
             let s = self.sm_q.val().get_bits::<8>(8 * j).to_u64();
             let e = (s + (j + m) as u64) & M7;
             let sub = (s + (j + m) as u64).wrapping_sub(P as u64) & M7;
             let ge = u64::from(s + (j + m) as u64 >= P as u64);
-            let gec = u64::from(s + (j + m) as u64 >= c3);
+            let gec = u64::from(s >= self.lim_q.val().get_bits::<8>(8 * j).to_u64());
             raw.set_bits::<16>(ENTRY * j, (e | sub << 7 | ge << 14 | gec << 15).into());
         }
         self.raw.next = raw;
@@ -197,6 +209,7 @@ impl<
         self.bp.connect();
         self.sm.connect();
         self.pre.connect();
+        self.lim.connect();
         self.raw.connect();
         self.ge3.connect();
         self.gc3.connect();
@@ -239,6 +252,14 @@ impl<
             }
         }
         v.push_str(&format!("always @(*) pre = {{{}}};\n", cat(pres)));
+        for j in 0..P {
+            let k = j + m;
+            v.push_str(&format!(
+                "wire [7:0] lim{j} = (c2 > 7'd{k}) ? {{1'b0, c2 - 7'd{k}}} : 8'd0;\n"
+            ));
+        }
+        let names = (0..P).map(|j| format!("lim{j}")).collect();
+        v.push_str(&format!("always @(*) lim = {{{}}};\n", cat(names)));
         // Section 3.
         for j in 0..P {
             let s = format!("sm_q[{}:{}]", 8 * j + 6, 8 * j);
@@ -251,8 +272,11 @@ impl<
             };
             v.push_str(&format!(
                 "wire [6:0] e{j} = {s} + 7'd{};\n\
-                 wire [15:0] raw{j} = {{(e{j} >= c3), {ge}, {s} + 7'd{sub}, e{j}}};\n",
-                j + m
+                 wire [15:0] raw{j} = {{(sm_q[{hi}:{lo}] >= lim_q[{hi}:{lo}]), {ge}, \
+                 {s} + 7'd{sub}, e{j}}};\n",
+                j + m,
+                hi = 8 * j + 7,
+                lo = 8 * j,
             ));
         }
         let names = (0..P).map(|j| format!("raw{j}")).collect();

@@ -446,6 +446,7 @@ macro_rules! zvc_decompressor_top {
                 // `error` waits for the blocks ahead of the faulty one to reach the output
                 // buffer's head: at most the block on the outputs leaves after it rises.
                 self.busy.next = (self.win.v.val() & !self.trunc.val())
+                    | (self.win.vb.val() & !self.trunc.val())
                     | self.v1.q.val()
                     | self.v2.q.val()
                     | self.v3.q.val()

@@ -13,7 +13,8 @@ use crate::prims::{EnReg, Join, Mux2, Ring4};
 
 /// Stages, all moving together while the beat queue has room (`room`):
 /// 1. byte popcounts of the beat ([`BeatTable`] section 1);
-/// 2. per start lane, the popcount of its mask bytes, and the beat's prefix popcounts;
+/// 2. per start lane, the popcount of its mask bytes and the least one that ends its block
+///    at the beat's count (`lim`), and the beat's prefix popcounts;
 /// 3. *held beat* `H`: per start lane `j + M + popcount` and derived values. A beat waits
 ///    here until the next beat arrives (unless it is a tensor's last), because a block
 ///    starting in its last `M - 1` lanes has mask lanes in the next beat;
@@ -32,7 +33,7 @@ use crate::prims::{EnReg, Join, Mux2, Ring4};
 /// the last to start in the head beat (it was the previous entry's `nn`). A block goes into
 /// *X0* (the block pipeline's first registers, here so that no output of this block is
 /// combinational) when the head's copy is loaded, the next beat is queued too (or the head
-/// is a last beat), and the block pipeline moves (`adv`); then `s` takes the entry's `nxt`
+/// is a last beat), and X0's skid slot is empty; then `s` takes the entry's `nxt`
 /// and `lst` its `nn`, and with `lst` the head is dropped and the copy reloaded from the
 /// queue. A last beat whose lanes are used up (the previous block straddled into it) is
 /// dropped without a block; after a last beat the next tensor starts at lane 0 with `lst`
@@ -40,6 +41,13 @@ use crate::prims::{EnReg, Join, Mux2, Ring4};
 /// decision to drop a beat (which reloads the copy) comes from registers only; truncated
 /// blocks still go (their end says so, checked by the parent on X0), and the loop moves on
 /// as if they were whole.
+///
+/// *X0* is two slots: the head `A` (what the block pipeline reads; it moves with `adv`) and
+/// a skid slot `B`. A block goes into `A` when `A` moves and `B` is empty, else into `B`;
+/// `B` goes into `A` when `A` moves. So the loop waits on `B`'s valid flag, a flip-flop
+/// beside it, not on `adv`, whose flip-flop drives every stage of the block pipeline
+/// (issue 17: `cnt` → the loop → the head copy's enables was the longest path at E = 8
+/// and 16). The cost is `B`'s copy of the window (`WW` flip-flops).
 #[derive(LogicBlock)]
 pub struct Window<
     const P: usize,
@@ -78,6 +86,8 @@ pub struct Window<
     pub fin: Signal<Out, Bit>,
     /// X0 holds a block.
     pub v: Signal<Out, Bit>,
+    /// X0's skid slot holds a block (the next after `v`'s).
+    pub vb: Signal<Out, Bit>,
     tb: BeatTable<P, E, PW, BPW, SW, TW>,
     xt1: EnReg<PW>,
     bp: EnReg<BPW>,
@@ -86,6 +96,8 @@ pub struct Window<
     vt1: DFF<Bit>,
     xt2: EnReg<PW>,
     sm: EnReg<SW>,
+    /// The table's `lim` (entry ends at or past the beat's count), beside `sm`.
+    lim: EnReg<SW>,
     pre: DFF<Bits<24>>,
     ct2: DFF<Bits<7>>,
     lt2: DFF<Bit>,
@@ -118,6 +130,7 @@ pub struct Window<
     lf: DFF<Bits<1>>,
     vf: DFF<Bit>,
     /// Queue entries: lanes, finished table, last flag (the count is in the table's flags).
+    /// The tables are read at `rh` (for the head's copy), the rest at `rp`.
     qd: Ring4<PW>,
     qt: Ring4<TW>,
     qc: Ring4<1>,
@@ -129,7 +142,13 @@ pub struct Window<
     lst: DFF<Bit>,
     /// `ht`, `c0r`, `l0r` hold the head beat's.
     hv: DFF<Bit>,
-    hs: Mux2<TW>,
+    /// `rp + hv`: the queue entry the head's copy loads from (the head's when the copy holds
+    /// none, else the one after it), a register so that the copy's input is one 4:1
+    /// multiplexer by flip-flops (issue 17: `rp` → the copy was the longest path at E = 16).
+    rh: DFF<Bits<2>>,
+    /// `rp` and `hv` as they will be next cycle.
+    rpn: Signal<Local, Bits<2>>,
+    hvn: Signal<Local, Bit>,
     ht: EnReg<TW>,
     hp: HeadPick<P, TW>,
     /// The head beat is a tensor's last.
@@ -140,6 +159,14 @@ pub struct Window<
     tr0: DFF<Bit>,
     fin0: DFF<Bit>,
     v0: DFF<Bit>,
+    /// X0's skid slot `B`: window, start lane, truncated, last, valid.
+    wnb: EnReg<WW>,
+    sb: DFF<Bits<7>>,
+    trb: DFF<Bit>,
+    finb: DFF<Bit>,
+    vbr: DFF<Bit>,
+    /// `A`'s next window: `B`'s if it holds a block, else the loop's.
+    wsel: Mux2<WW>,
     en: Signal<Local, Bit>,
     /// The held stage takes the beat of stage 2 this cycle.
     hload: Signal<Local, Bit>,
@@ -208,6 +235,7 @@ impl<
             vt1: Default::default(),
             xt2: Default::default(),
             sm: Default::default(),
+            lim: Default::default(),
             pre: Default::default(),
             ct2: Default::default(),
             lt2: Default::default(),
@@ -241,7 +269,9 @@ impl<
             sr: Default::default(),
             lst: Default::default(),
             hv: Default::default(),
-            hs: Default::default(),
+            rh: Default::default(),
+            rpn: Default::default(),
+            hvn: Default::default(),
             ht: Default::default(),
             hp: Default::default(),
             l0r: Default::default(),
@@ -251,6 +281,13 @@ impl<
             tr0: Default::default(),
             fin0: Default::default(),
             v0: Default::default(),
+            wnb: Default::default(),
+            sb: Default::default(),
+            trb: Default::default(),
+            finb: Default::default(),
+            vbr: Default::default(),
+            wsel: Default::default(),
+            vb: Default::default(),
             en: Default::default(),
             hload: Default::default(),
             hgo: Default::default(),
@@ -290,13 +327,15 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, lq, vq, limq, uuq, cnq,
-            pnq, lf, vf, wp, rp, occ, sr, lst, hv, l0r, s0, tr0, fin0, v0
+            pnq, lf, vf, wp, rp, occ, sr, lst, hv, rh, l0r, s0, tr0, fin0, v0, sb, trb, finb, vbr
         );
         self.wnr.clock.next = self.clock.val();
+        self.wnb.clock.next = self.clock.val();
         self.xt1.clock.next = self.clock.val();
         self.bp.clock.next = self.clock.val();
         self.xt2.clock.next = self.clock.val();
         self.sm.clock.next = self.clock.val();
+        self.lim.clock.next = self.clock.val();
         self.xh.clock.next = self.clock.val();
         self.rawh.clock.next = self.clock.val();
         self.xq.clock.next = self.clock.val();
@@ -319,6 +358,10 @@ impl<
         self.tb.bp_q.next = self.bp.q.val();
         self.xt2.d.next = self.xt1.q.val();
         self.sm.d.next = self.tb.sm.val();
+        self.tb.c2.next = self.ct1.q.val();
+        self.lim.d.next = self.tb.lim.val();
+        self.lim.en.next = self.en.val();
+        self.lim.clr.next = false;
         self.xt1.en.next = self.en.val();
         self.bp.en.next = self.en.val();
         self.xt2.en.next = self.en.val();
@@ -338,7 +381,7 @@ impl<
         }
         // ---- stage 3: the held beat, on to stage Q once the next one is here
         self.tb.sm_q.next = self.sm.q.val();
-        self.tb.c3.next = self.ct2.q.val();
+        self.tb.lim_q.next = self.lim.q.val();
         self.xh.d.next = self.xt2.q.val();
         self.rawh.d.next = self.tb.raw.val();
         // The held stage loads when its beat leaves (next beat here, or a last beat) or it is
@@ -423,7 +466,7 @@ impl<
         }
         // ---- the loop
         self.qd.ra.next = self.rp.q.val();
-        self.qt.ra.next = self.rp.q.val();
+        self.qt.ra.next = self.rh.q.val();
         self.qc.ra.next = self.rp.q.val();
         self.hp.t.next = self.ht.q.val();
         self.hp.s.next = self.sr.q.val();
@@ -433,25 +476,25 @@ impl<
         // Not gated by `clr` (nor is `gol`): what they move, `clr` resets below; X0 is
         // kept empty under `clr` where it loads.
         self.ex0.next = self.hv.q.val() & self.sr.q.val().get_bit(6);
-        self.gol.next =
-            self.hv.q.val() & (self.l0r.q.val() | self.h1.val()) & !self.ex0.val() & self.adv.val();
+        self.gol.next = self.hv.q.val()
+            & (self.l0r.q.val() | self.h1.val())
+            & !self.ex0.val()
+            & !self.vbr.q.val();
         self.pop.next = self.ex0.val() | (self.gol.val() & self.lst.q.val());
         self.lpop.next = self.ex0.val() | (self.gol.val() & self.lst.q.val() & self.l0r.q.val());
         // The copy loads from the entry after the head when the head is dropped, from the
         // head itself when it holds none (then `s` is 0).
         self.hen.next = self.pop.val() | !self.hv.q.val();
-        self.hs.a.next = self.qt.q1.val();
-        self.hs.b.next = self.qt.q0.val();
-        self.hs.sel.next = self.hv.q.val();
-        self.ht.d.next = self.hs.y.val();
+        self.ht.d.next = self.qt.q0.val();
         self.ht.en.next = self.hen.val();
         self.ht.clr.next = false;
+        self.hvn.next = self.hv.q.val();
         if self.hen.val() {
             self.l0r.d.next = self.qc.q0.val().any();
-            self.hv.d.next = self.h0.val();
+            self.hvn.next = self.h0.val();
             if self.hv.q.val() {
                 self.l0r.d.next = self.qc.q1.val().any();
-                self.hv.d.next = self.h1.val();
+                self.hvn.next = self.h1.val();
             }
         }
         if self.gol.val() {
@@ -459,13 +502,14 @@ impl<
             self.lst.d.next = self.hp.nn.val();
         }
         if self.lpop.val() | !self.hv.q.val() {
-            self.lst.d.next = self.hs.y.val().get_bit(14);
+            self.lst.d.next = self.qt.q0.val().get_bit(14);
         }
         if self.ex0.val() {
             self.sr.d.next = self.zero7.val();
         }
+        self.rpn.next = self.rp.q.val();
         if self.pop.val() {
-            self.rp.d.next = self.rp.q.val() + self.one2.val();
+            self.rpn.next = self.rp.q.val() + self.one2.val();
         }
         if self.wr.val() & !self.pop.val() {
             self.occ.d.next = self.occ.q.val() + self.one3.val();
@@ -479,17 +523,43 @@ impl<
             self.vh.d.next = false;
             self.vq.d.next = false;
             self.vf.d.next = false;
-            self.hv.d.next = false;
+            self.hvn.next = false;
             self.lst.d.next = false;
             self.wp.d.next = self.zero2.val();
-            self.rp.d.next = self.zero2.val();
+            self.rpn.next = self.zero2.val();
             self.occ.d.next = self.zero3.val();
             self.sr.d.next = self.zero7.val();
         }
-        // ---- X0: the block that goes, with its two beats
+        self.hv.d.next = self.hvn.val();
+        self.rp.d.next = self.rpn.val();
+        self.rh.d.next = self.rpn.val();
+        if self.hvn.val() {
+            self.rh.d.next = self.rpn.val() + self.one2.val();
+        }
+        // ---- X0: the block that goes, with its two beats; into `A` when it moves and `B`
+        // is empty, else into `B`. `B` loads whenever it is empty (its enable a flip-flop).
         self.wj.lo.next = self.qd.q0.val();
         self.wj.hi.next = self.qd.q1.val();
-        self.wnr.d.next = self.wj.y.val();
+        self.wnb.d.next = self.wj.y.val();
+        self.wnb.en.next = !self.vbr.q.val();
+        self.wnb.clr.next = false;
+        if !self.vbr.q.val() {
+            self.sb.d.next = self.sr.q.val();
+            self.trb.d.next = self.hp.tr.val();
+            self.finb.d.next = self.hp.fin.val();
+            self.vbr.d.next = self.gol.val() & !self.adv.val() & !self.clr.val();
+        }
+        if self.vbr.q.val() & self.adv.val() {
+            self.vbr.d.next = false;
+        }
+        // Blocks behind a truncated one (or a zero-checked one) are dropped.
+        if self.kill.val() {
+            self.vbr.d.next = false;
+        }
+        self.wsel.sel.next = self.vbr.q.val();
+        self.wsel.a.next = self.wnb.q.val();
+        self.wsel.b.next = self.wj.y.val();
+        self.wnr.d.next = self.wsel.y.val();
         self.wnr.en.next = self.adv.val();
         self.wnr.clr.next = false;
         if self.adv.val() {
@@ -497,11 +567,18 @@ impl<
             self.tr0.d.next = self.hp.tr.val();
             self.fin0.d.next = self.hp.fin.val();
             self.v0.d.next = self.gol.val() & !self.kill.val() & !self.clr.val();
+            if self.vbr.q.val() {
+                self.s0.d.next = self.sb.q.val();
+                self.tr0.d.next = self.trb.q.val();
+                self.fin0.d.next = self.finb.q.val();
+                self.v0.d.next = !self.kill.val();
+            }
         }
         self.wn.next = self.wnr.q.val();
         self.s.next = self.s0.q.val();
         self.tr.next = self.tr0.q.val();
         self.fin.next = self.fin0.q.val();
         self.v.next = self.v0.q.val();
+        self.vb.next = self.vbr.q.val();
     }
 }
