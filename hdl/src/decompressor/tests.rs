@@ -313,3 +313,62 @@ fn latency_of_one_block() {
     // `cycles` counts the cycle the block left in, from cycle 0.
     assert_eq!(cycles - 1, 20, "latency");
 }
+
+/// A reset while the output is stalled with blocks in flight (in X0, its skid slot and the
+/// block pipeline) drops them all: after it, only the next tensor's blocks come out.
+#[test]
+fn reset_mid_stream_drops_the_blocks_in_flight() {
+    let mut rng = XorShift64::new(21);
+    let old = vec![mixed_tensor(&mut rng, 8, 12)];
+    let new = vec![mixed_tensor(&mut rng, 8, 5)];
+    let (old_beats, new_beats) = (beats_of(&old, 8, &mut rng), beats_of(&new, 8, &mut rng));
+    let mut uut = ZvcDecompressorE8::default();
+    uut.connect_all();
+    uut.rst.next = true;
+    uut.in_valid.next = false;
+    uut.out_ready.next = false;
+    settle(&mut uut);
+    clock_cycle!(&mut uut);
+    uut.rst.next = false;
+    // The old tensor goes in while nothing is taken out: the pipeline fills and stalls.
+    let mut src = Source::new(old_beats.len());
+    for _ in 0..60 {
+        uut.in_valid.next = src.offer(&mut rng, 100);
+        if let Some(i) = src.current() {
+            uut.in_data.next = to_bus(&old_beats[i].0, 8);
+            uut.in_count.next = (old_beats[i].1 as u64).into();
+            uut.in_last.next = old_beats[i].2;
+        }
+        settle(&mut uut);
+        src.handshake(uut.in_ready.val());
+        clock_cycle!(&mut uut);
+    }
+    assert!(
+        uut.out_valid.val(),
+        "the old tensor's blocks reached the output"
+    );
+    uut.in_valid.next = false;
+    uut.rst.next = true;
+    settle(&mut uut);
+    clock_cycle!(&mut uut);
+    uut.rst.next = false;
+    let mut src = Source::new(new_beats.len());
+    let mut out = vec![];
+    for _ in 0..200 {
+        uut.in_valid.next = src.offer(&mut rng, 100);
+        if let Some(i) = src.current() {
+            uut.in_data.next = to_bus(&new_beats[i].0, 8);
+            uut.in_count.next = (new_beats[i].1 as u64).into();
+            uut.in_last.next = new_beats[i].2;
+        }
+        uut.out_ready.next = true;
+        settle(&mut uut);
+        if uut.out_valid.val() {
+            out.push((from_bus(uut.out_data.val(), 8, 32), uut.out_last.val()));
+        }
+        src.handshake(uut.in_ready.val());
+        clock_cycle!(&mut uut);
+    }
+    assert!(!uut.error.val());
+    assert_eq!(out, expected(&new));
+}

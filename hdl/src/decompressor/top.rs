@@ -293,7 +293,7 @@ macro_rules! zvc_decompressor_top {
                 // ---- X0 → X1: truncation and the last block are decided on X0's registers
                 self.trunc.next = self.win.v.val() & self.win.tr.val();
                 self.fin.next = self.win.fin.val();
-                self.win.kill.next = self.trunc.val() | self.zkill.val();
+                self.win.kill.next = self.trunc.val() | self.zkill.val() | self.rst.val();
                 self.ext.win.next = self.win.wn.val();
                 self.ext.s.next = self.win.s.val();
                 self.dh1.d.next = self.ext.dh.val();

@@ -74,7 +74,8 @@ pub struct Window<
     pub room: Signal<Out, Bit>,
     /// The block pipeline moves on this cycle (takes the block in X0, if any).
     pub adv: Signal<In, Bit>,
-    /// The block in X0 is truncated: X0 takes no block behind it (the parent stops the loop).
+    /// X0 and its skid slot are emptied: the block in X0 is truncated (no block behind it
+    /// goes; the parent stops the loop), a zero-checked block fails, or a reset.
     pub kill: Signal<In, Bit>,
     /// X0: the two beats the block lies in (head beat in the low half).
     pub wn: Signal<Out, Bits<WW>>,
@@ -552,7 +553,8 @@ impl<
         if self.vbr.q.val() & self.adv.val() {
             self.vbr.d.next = false;
         }
-        // Blocks behind a truncated one (or a zero-checked one) are dropped.
+        // Blocks behind a truncated one (or a zero-checked one) are dropped, and a reset
+        // drops X0's blocks too.
         if self.kill.val() {
             self.vbr.d.next = false;
         }
@@ -573,6 +575,9 @@ impl<
                 self.fin0.d.next = self.finb.q.val();
                 self.v0.d.next = !self.kill.val();
             }
+        }
+        if self.kill.val() {
+            self.v0.d.next = false;
         }
         self.wn.next = self.wnr.q.val();
         self.s.next = self.s0.q.val();
