@@ -314,6 +314,23 @@ fn latency_of_one_block() {
     assert_eq!(cycles - 1, 20, "latency");
 }
 
+/// Offers beat `src.current()` of `beats` (valid with probability `pct`) to an 8-bit
+/// decompressor.
+fn offer_beat(
+    uut: &mut ZvcDecompressorE8,
+    beats: &[Beat],
+    src: &mut Source,
+    rng: &mut XorShift64,
+    pct: u64,
+) {
+    uut.in_valid.next = src.offer(rng, pct);
+    if let Some(i) = src.current() {
+        uut.in_data.next = to_bus(&beats[i].0, 8);
+        uut.in_count.next = (beats[i].1 as u64).into();
+        uut.in_last.next = beats[i].2;
+    }
+}
+
 /// A reset while the output is stalled with blocks in flight (in X0, its skid slot and the
 /// block pipeline) drops them all: after it, only the next tensor's blocks come out.
 #[test]
@@ -322,23 +339,11 @@ fn reset_mid_stream_drops_the_blocks_in_flight() {
     let old = vec![mixed_tensor(&mut rng, 8, 12)];
     let new = vec![mixed_tensor(&mut rng, 8, 5)];
     let (old_beats, new_beats) = (beats_of(&old, 8, &mut rng), beats_of(&new, 8, &mut rng));
-    let mut uut = ZvcDecompressorE8::default();
-    uut.connect_all();
-    uut.rst.next = true;
-    uut.in_valid.next = false;
-    uut.out_ready.next = false;
-    settle(&mut uut);
-    clock_cycle!(&mut uut);
-    uut.rst.next = false;
+    let mut uut = reset_block!(ZvcDecompressorE8);
     // The old tensor goes in while nothing is taken out: the pipeline fills and stalls.
     let mut src = Source::new(old_beats.len());
     for _ in 0..60 {
-        uut.in_valid.next = src.offer(&mut rng, 100);
-        if let Some(i) = src.current() {
-            uut.in_data.next = to_bus(&old_beats[i].0, 8);
-            uut.in_count.next = (old_beats[i].1 as u64).into();
-            uut.in_last.next = old_beats[i].2;
-        }
+        offer_beat(&mut uut, &old_beats, &mut src, &mut rng, 100);
         settle(&mut uut);
         src.handshake(uut.in_ready.val());
         clock_cycle!(&mut uut);
@@ -355,12 +360,7 @@ fn reset_mid_stream_drops_the_blocks_in_flight() {
     let mut src = Source::new(new_beats.len());
     let mut out = vec![];
     for _ in 0..200 {
-        uut.in_valid.next = src.offer(&mut rng, 100);
-        if let Some(i) = src.current() {
-            uut.in_data.next = to_bus(&new_beats[i].0, 8);
-            uut.in_count.next = (new_beats[i].1 as u64).into();
-            uut.in_last.next = new_beats[i].2;
-        }
+        offer_beat(&mut uut, &new_beats, &mut src, &mut rng, 100);
         uut.out_ready.next = true;
         settle(&mut uut);
         if uut.out_valid.val() {

@@ -568,12 +568,12 @@ impl<
             self.s0.d.next = self.sr.q.val();
             self.tr0.d.next = self.hp.tr.val();
             self.fin0.d.next = self.hp.fin.val();
-            self.v0.d.next = self.gol.val() & !self.kill.val() & !self.clr.val();
+            self.v0.d.next = self.gol.val() & !self.clr.val();
             if self.vbr.q.val() {
                 self.s0.d.next = self.sb.q.val();
                 self.tr0.d.next = self.trb.q.val();
                 self.fin0.d.next = self.finb.q.val();
-                self.v0.d.next = !self.kill.val();
+                self.v0.d.next = true;
             }
         }
         if self.kill.val() {
