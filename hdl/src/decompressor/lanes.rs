@@ -26,48 +26,56 @@ pub(crate) fn lane_of(s: u64, p: usize) -> usize {
     }
 }
 
-/// Verilog for `out = part(lane_of(sel, p))` as two `case`s and a final choice by `sel[5]`,
+/// Verilog for `out = part(lane_of(s, p))` as two `case`s and a final choice by `s[5]`,
 /// the decode [`lane_of`] describes; `part(j)` is the Verilog slice of lane `j`. `sel` is a
-/// 7-bit signal; `out` is a `reg` of `width` bits declared by the caller (`lo_out` and
-/// `hi_out`, the two halves, are declared here).
+/// 7-bit signal holding `s`, or `!s` if `inv` (then the cases list the lanes in reverse: no
+/// inverter in front of the multiplexers); `out` is a `reg` of `width` bits declared by the
+/// caller (`lo_out` and `hi_out`, the two halves, are declared here).
 fn lane_case(
     out: &str,
     width: usize,
     sel: &str,
+    inv: bool,
     p: usize,
     part: impl Fn(usize) -> String,
 ) -> String {
+    // The lane a case arm `j` of a `bits`-bit selection stands for.
+    let lane = |j: usize, bits: u32| if inv { (1 << bits) - 1 - j } else { j };
     let mut v = format!(
         "reg [{w}:0] lo_{out};\nreg [{w}:0] hi_{out};\nalways @(*) begin\n   case ({sel}[4:0])\n",
         w = width - 1
     );
     for j in 0..31 {
-        v.push_str(&format!("      5'd{j}: lo_{out} = {};\n", part(j)));
+        v.push_str(&format!("      5'd{j}: lo_{out} = {};\n", part(lane(j, 5))));
     }
     v.push_str(&format!(
         "      default: lo_{out} = {};\n   endcase\n",
-        part(31)
+        part(lane(31, 5))
     ));
     match p - 32 {
         1 => v.push_str(&format!("   hi_{out} = {};\n", part(32))),
         2 => v.push_str(&format!(
             "   hi_{out} = {sel}[0] ? {} : {};\n",
-            part(33),
-            part(32)
+            part(32 + lane(1, 1)),
+            part(32 + lane(0, 1))
         )),
         _ => {
             v.push_str(&format!("   case ({sel}[1:0])\n"));
             for j in 0..3 {
-                v.push_str(&format!("      2'd{j}: hi_{out} = {};\n", part(32 + j)));
+                v.push_str(&format!(
+                    "      2'd{j}: hi_{out} = {};\n",
+                    part(32 + lane(j, 2))
+                ));
             }
             v.push_str(&format!(
                 "      default: hi_{out} = {};\n   endcase\n",
-                part(35)
+                part(32 + lane(3, 2))
             ));
         }
     }
+    let (one, zero) = if inv { ("lo", "hi") } else { ("hi", "lo") };
     v.push_str(&format!(
-        "   {out} = {sel}[5] ? hi_{out} : lo_{out};\nend\n"
+        "   {out} = {sel}[5] ? {one}_{out} : {zero}_{out};\nend\n"
     ));
     v
 }
@@ -109,7 +117,7 @@ impl<const P: usize, const TW: usize> Logic for HeadPick<P, TW> {
     }
     fn hdl(&self) -> Verilog {
         let mut v = String::from("reg [15:0] e;\n");
-        v.push_str(&lane_case("e", 16, "s", P, |j| {
+        v.push_str(&lane_case("e", 16, "s", false, P, |j| {
             format!("t[{}:{}]", ENTRY * j + 15, ENTRY * j)
         }));
         v.push_str(
@@ -140,6 +148,10 @@ pub struct BlockExtract<
     pub win: Signal<In, Bits<WW>>,
     /// Section 1: the block's first lane.
     pub s: Signal<In, Bits<7>>,
+    /// Section 1: `!s`, from a copy of its register that selects the mask only (the copy
+    /// holds `!s` so that synthesis does not merge it with `s`'s; issue 17: `s` → the mask
+    /// was the longest path at E = 32, `s` fanning out to every lane of the window).
+    pub sn: Signal<In, Bits<7>>,
     /// Section 1: the block's mask.
     pub mask: Signal<Out, Bits<32>>,
     /// Section 1: lanes from `8·⌊s/8⌋ + M` on.
@@ -178,7 +190,8 @@ impl<const P: usize, const E: usize, const WW: usize, const HW: usize, const BW:
 {
     fn update(&mut self) {
         let s = lane_of(self.s.val().to_u64(), P);
-        self.mask.next = window::<WW, 32>(self.win.val(), s * E);
+        let sm = lane_of(!self.sn.val().to_u64() & 0x7F, P);
+        self.mask.next = window::<WW, 32>(self.win.val(), sm * E);
         self.dh.next = window::<WW, HW>(self.win.val(), (s / 8 * 8 + Self::M) * E);
         let slo = self.slo.val().to_u64() as usize;
         self.x.next = window::<HW, BW>(self.dh_q.val(), slo * E);
@@ -200,7 +213,7 @@ impl<const P: usize, const E: usize, const WW: usize, const HW: usize, const BW:
         } else {
             format!("wire [{}:0] wz = {{{pad}'d0, win}};\n", WW + pad - 1)
         };
-        v.push_str(&lane_case("mask", 32, "s", P, |j| {
+        v.push_str(&lane_case("mask", 32, "sn", true, P, |j| {
             format!("wz[{}:{}]", j * E + 31, j * E)
         }));
         // Lanes `8g + M ..` for the group `g = ⌊s/8⌋` (0..=4, as `P ≤ 36`): by `s[4:3]`, and
@@ -216,8 +229,9 @@ impl<const P: usize, const E: usize, const WW: usize, const HW: usize, const BW:
         }
         v.push_str(&format!("      default: dh_lo = {};\n   endcase\n", dh(3)));
         v.push_str(&format!("   dh = s[5] ? {} : dh_lo;\nend\n", dh(4)));
-        v.push_str("// `s[6]` only marks a used-up beat, when no block is taken.\n");
-        v.push_str("wire unused_s = &{1'b0, s[6]};\n");
+        // `s[6]` only marks a used-up beat, when no block is taken; `s[2:0]` is section 2's
+        // `slo`, registered by the parent.
+        v.push_str("wire unused_s = &{1'b0, s[6], s[2:0], sn[6]};\n");
         v.push_str("always @(*) begin\n");
         v.push_str("   case (slo)\n");
         for r in 1..8 {

@@ -70,6 +70,12 @@ pub struct Repack<const P: usize, const E: usize, const PW: usize> {
     t2: DFF<Bits<7>>,
     l2: DFF<Bit>,
     v2: DFF<Bit>,
+    /// Stage 3's beat completes the beat being filled (`t2 ≥ P`), and a beat goes out when
+    /// it moves on (`v2` and full or last): both set a stage earlier, so that the holding
+    /// register's choice and the output register's enable come from flip-flops (issue 17:
+    /// `t2`'s compare into `yr`'s enable was the longest path at E = 16).
+    f2: DFF<Bit>,
+    g2: DFF<Bit>,
     h: EnReg<PW>,
     fl: DFF<Bit>,
     flc: DFF<Bits<7>>,
@@ -79,8 +85,6 @@ pub struct Repack<const P: usize, const E: usize, const PW: usize> {
     yvr: DFF<Bit>,
     /// The input register's beat brings the beat being filled to this many lanes.
     tot: Signal<Local, Bits<7>>,
-    /// Stage 4's beat completes the beat being filled.
-    full: Signal<Local, Bit>,
     p7: Constant<Bits<7>>,
     zero7: Constant<Bits<7>>,
 }
@@ -118,6 +122,8 @@ impl<const P: usize, const E: usize, const PW: usize> Default for Repack<P, E, P
             t2: Default::default(),
             l2: Default::default(),
             v2: Default::default(),
+            f2: Default::default(),
+            g2: Default::default(),
             h: Default::default(),
             fl: Default::default(),
             flc: Default::default(),
@@ -126,7 +132,6 @@ impl<const P: usize, const E: usize, const PW: usize> Default for Repack<P, E, P
             ylr: Default::default(),
             yvr: Default::default(),
             tot: Default::default(),
-            full: Default::default(),
             p7: Constant::new((P as u64).into()),
             zero7: Constant::new(0.into()),
         }
@@ -137,7 +142,8 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
     #[hdl_gen]
     fn update(&mut self) {
         dff_setup!(
-            self, clock, c0, l0, v0, off, o1, t1, l1, v1, t2, l2, v2, fl, flc, ycr, ylr, yvr
+            self, clock, c0, l0, v0, off, o1, t1, l1, v1, t2, l2, v2, f2, g2, fl, flc, ycr, ylr,
+            yvr
         );
         self.d0.clock.next = self.clock.val();
         self.r1.clock.next = self.clock.val();
@@ -192,39 +198,39 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
             self.t2.d.next = self.t1.q.val();
             self.l2.d.next = self.l1.q.val();
             self.v2.d.next = self.v1.q.val();
+            self.f2.d.next = self.t1.q.val() >= self.p7.val();
+            self.g2.d.next =
+                self.v1.q.val() & ((self.t1.q.val() >= self.p7.val()) | self.l1.q.val());
         }
         // ---- stage 4: the beat being filled, the output beat
-        self.full.next = self.t2.q.val() >= self.p7.val();
         self.h.d.next = self.h.q.val() | self.lo.q.val();
-        if self.full.val() {
+        if self.f2.q.val() {
             self.h.d.next = self.hi.q.val();
         }
         self.h.en.next = self.en.val() & self.v2.q.val();
         self.h.clr.next = self.clr.val()
             | (self.en.val()
-                & (self.fl.q.val() | (self.v2.q.val() & self.l2.q.val() & !self.full.val())));
+                & (self.fl.q.val() | (self.v2.q.val() & self.l2.q.val() & !self.f2.q.val())));
         self.yr.d.next = self.h.q.val() | self.lo.q.val();
         if self.fl.q.val() {
             self.yr.d.next = self.h.q.val();
         }
-        self.yr.en.next = self.en.val()
-            & (self.fl.q.val() | (self.v2.q.val() & (self.full.val() | self.l2.q.val())));
+        self.yr.en.next = self.en.val() & (self.fl.q.val() | self.g2.q.val());
         self.yr.clr.next = false;
         if self.en.val() {
-            self.yvr.d.next =
-                self.fl.q.val() | (self.v2.q.val() & (self.full.val() | self.l2.q.val()));
+            self.yvr.d.next = self.fl.q.val() | self.g2.q.val();
             self.fl.d.next = false;
             if self.fl.q.val() {
                 self.ycr.d.next = self.flc.q.val();
                 self.ylr.d.next = true;
             }
-            if self.v2.q.val() & self.full.val() {
+            if self.v2.q.val() & self.f2.q.val() {
                 self.ycr.d.next = self.p7.val();
                 self.ylr.d.next = self.l2.q.val() & (self.t2.q.val() == self.p7.val());
                 self.fl.d.next = self.l2.q.val() & (self.t2.q.val() != self.p7.val());
                 self.flc.d.next = self.t2.q.val() - self.p7.val();
             }
-            if self.v2.q.val() & !self.full.val() & self.l2.q.val() {
+            if self.v2.q.val() & !self.f2.q.val() & self.l2.q.val() {
                 self.ycr.d.next = self.t2.q.val();
                 self.ylr.d.next = true;
             }
@@ -233,6 +239,7 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
             self.v0.d.next = false;
             self.v1.d.next = false;
             self.v2.d.next = false;
+            self.g2.d.next = false;
             self.off.d.next = self.zero7.val();
             self.fl.d.next = false;
             self.yvr.d.next = false;

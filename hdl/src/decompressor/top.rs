@@ -296,6 +296,7 @@ macro_rules! zvc_decompressor_top {
                 self.win.kill.next = self.trunc.val() | self.zkill.val() | self.rst.val();
                 self.ext.win.next = self.win.wn.val();
                 self.ext.s.next = self.win.s.val();
+                self.ext.sn.next = self.win.sn.val();
                 self.dh1.d.next = self.ext.dh.val();
                 self.ext.dh_q.next = self.dh1.q.val();
                 self.ext.slo.next = self.slo1.q.val();

@@ -81,6 +81,8 @@ pub struct Window<
     pub wn: Signal<Out, Bits<WW>>,
     /// X0: the block's first lane in the head beat.
     pub s: Signal<Out, Bits<7>>,
+    /// X0: `!s`, from a second register, for the mask's selection alone.
+    pub sn: Signal<Out, Bits<7>>,
     /// X0: the block ends past its tensor's last lane (truncated payload).
     pub tr: Signal<Out, Bit>,
     /// X0: the block ends on its tensor's last lane: it is the tensor's last.
@@ -146,10 +148,15 @@ pub struct Window<
     /// `rp + hv`: the queue entry the head's copy loads from (the head's when the copy holds
     /// none, else the one after it), a register so that the copy's input is one 4:1
     /// multiplexer by flip-flops (issue 17: `rp` → the copy was the longest path at E = 16).
+    /// It moves by itself (`rhd`), not as `rp`'s next value plus `hv`'s: `rp` drives the
+    /// queue's read multiplexers and is placed by them, away from the loop (issue 17: the
+    /// loop → `rp`'s next value → `rh` was the longest path at E = 8).
     rh: DFF<Bits<2>>,
     /// `rp` and `hv` as they will be next cycle.
     rpn: Signal<Local, Bits<2>>,
     hvn: Signal<Local, Bit>,
+    /// What `rh` moves by: `pop + hvn - hv` (mod 4).
+    rhd: Signal<Local, Bits<2>>,
     ht: EnReg<TW>,
     hp: HeadPick<P, TW>,
     /// The head beat is a tensor's last.
@@ -157,6 +164,9 @@ pub struct Window<
     wj: Join<PW, PW, WW>,
     wnr: EnReg<WW>,
     s0: DFF<Bits<7>>,
+    /// `!s0`: its copy for the mask's selection (stored inverted so that synthesis keeps
+    /// the two apart).
+    s0n: DFF<Bits<7>>,
     tr0: DFF<Bit>,
     fin0: DFF<Bit>,
     v0: DFF<Bit>,
@@ -196,6 +206,8 @@ pub struct Window<
     p7: Constant<Bits<7>>,
     none7: Constant<Bits<7>>,
     one2: Constant<Bits<2>>,
+    two2: Constant<Bits<2>>,
+    three2: Constant<Bits<2>>,
     zero2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
     two3: Constant<Bits<3>>,
@@ -226,6 +238,7 @@ impl<
             wn: Default::default(),
             v: Default::default(),
             s: Default::default(),
+            sn: Default::default(),
             tr: Default::default(),
             fin: Default::default(),
             tb: Default::default(),
@@ -273,12 +286,14 @@ impl<
             rh: Default::default(),
             rpn: Default::default(),
             hvn: Default::default(),
+            rhd: Default::default(),
             ht: Default::default(),
             hp: Default::default(),
             l0r: Default::default(),
             wj: Default::default(),
             wnr: Default::default(),
             s0: Default::default(),
+            s0n: Default::default(),
             tr0: Default::default(),
             fin0: Default::default(),
             v0: Default::default(),
@@ -306,6 +321,8 @@ impl<
             p7: Constant::new((P as u64).into()),
             none7: Constant::new(127.into()),
             one2: Constant::new(1.into()),
+            two2: Constant::new(2.into()),
+            three2: Constant::new(3.into()),
             zero2: Constant::new(0.into()),
             one3: Constant::new(1.into()),
             two3: Constant::new(2.into()),
@@ -328,7 +345,8 @@ impl<
     fn update(&mut self) {
         dff_setup!(
             self, clock, ct1, lt1, vt1, pre, ct2, lt2, vt2, ch, lh, vh, lq, vq, limq, uuq, cnq,
-            pnq, lf, vf, wp, rp, occ, sr, lst, hv, rh, l0r, s0, tr0, fin0, v0, sb, trb, finb, vbr
+            pnq, lf, vf, wp, rp, occ, sr, lst, hv, rh, l0r, s0, s0n, tr0, fin0, v0, sb, trb, finb,
+            vbr
         );
         self.wnr.clock.next = self.clock.val();
         self.wnb.clock.next = self.clock.val();
@@ -468,7 +486,10 @@ impl<
         // ---- the loop
         self.qd.ra.next = self.rp.q.val();
         self.qt.ra.next = self.rh.q.val();
-        self.qc.ra.next = self.rp.q.val();
+        // The last flags are read where the copy loads (`rh`), not at `rp`: `rp`'s decode
+        // is shared with the window's read multiplexers and placed by them (issue 17: `rp` →
+        // `l0r` was the longest path at E = 16).
+        self.qc.ra.next = self.rh.q.val();
         self.hp.t.next = self.ht.q.val();
         self.hp.s.next = self.sr.q.val();
         self.h0.next = self.occ.q.val() >= self.one3.val();
@@ -494,7 +515,6 @@ impl<
             self.l0r.d.next = self.qc.q0.val().any();
             self.hvn.next = self.h0.val();
             if self.hv.q.val() {
-                self.l0r.d.next = self.qc.q1.val().any();
                 self.hvn.next = self.h1.val();
             }
         }
@@ -531,11 +551,29 @@ impl<
             self.occ.d.next = self.zero3.val();
             self.sr.d.next = self.zero7.val();
         }
+        // rh = rp + hv moves by pop + hvn - hv.
+        self.rhd.next = self.zero2.val();
+        if self.pop.val() {
+            if self.hvn.val() {
+                self.rhd.next = self.two2.val();
+                if self.hv.q.val() {
+                    self.rhd.next = self.one2.val();
+                }
+            } else if !self.hv.q.val() {
+                self.rhd.next = self.one2.val();
+            }
+        } else if self.hvn.val() {
+            if !self.hv.q.val() {
+                self.rhd.next = self.one2.val();
+            }
+        } else if self.hv.q.val() {
+            self.rhd.next = self.three2.val();
+        }
         self.hv.d.next = self.hvn.val();
         self.rp.d.next = self.rpn.val();
-        self.rh.d.next = self.rpn.val();
-        if self.hvn.val() {
-            self.rh.d.next = self.rpn.val() + self.one2.val();
+        self.rh.d.next = self.rh.q.val() + self.rhd.val();
+        if self.clr.val() {
+            self.rh.d.next = self.zero2.val();
         }
         // ---- X0: the block that goes, with its two beats; into `A` when it moves and `B`
         // is empty, else into `B`. `B` loads whenever it is empty (its enable a flip-flop).
@@ -566,11 +604,13 @@ impl<
         self.wnr.clr.next = false;
         if self.adv.val() {
             self.s0.d.next = self.sr.q.val();
+            self.s0n.d.next = !self.sr.q.val();
             self.tr0.d.next = self.hp.tr.val();
             self.fin0.d.next = self.hp.fin.val();
             self.v0.d.next = self.gol.val() & !self.clr.val();
             if self.vbr.q.val() {
                 self.s0.d.next = self.sb.q.val();
+                self.s0n.d.next = !self.sb.q.val();
                 self.tr0.d.next = self.trb.q.val();
                 self.fin0.d.next = self.finb.q.val();
                 self.v0.d.next = true;
@@ -581,6 +621,7 @@ impl<
         }
         self.wn.next = self.wnr.q.val();
         self.s.next = self.s0.q.val();
+        self.sn.next = self.s0n.q.val();
         self.tr.next = self.tr0.q.val();
         self.fin.next = self.fin0.q.val();
         self.v.next = self.v0.q.val();

@@ -74,19 +74,24 @@ impl<const W: usize> Logic for Ring4<W> {
         self.m1.en.next = self.we.val() & (self.wa.val() == self.i1.val());
         self.m2.en.next = self.we.val() & (self.wa.val() == self.i2.val());
         self.m3.en.next = self.we.val() & (self.wa.val() == self.i3.val());
+        // A multiplexer tree by `ra`'s two bits, not compares of `ra` with each index: the
+        // compares become one decode shared by every bit of a wide ring, a net between the
+        // address register and the multiplexers that reaches all of them (issue 17: `rp` →
+        // that decode → the window's read was the longest path of the 16-bit ZVC
+        // decompressor).
         self.q0.next = self.m0.q.val();
         self.q1.next = self.m1.q.val();
-        if self.ra.val() == self.i1.val() {
+        if self.ra.val().get_bit(0) {
             self.q0.next = self.m1.q.val();
             self.q1.next = self.m2.q.val();
         }
-        if self.ra.val() == self.i2.val() {
+        if self.ra.val().get_bit(1) {
             self.q0.next = self.m2.q.val();
             self.q1.next = self.m3.q.val();
-        }
-        if self.ra.val() == self.i3.val() {
-            self.q0.next = self.m3.q.val();
-            self.q1.next = self.m0.q.val();
+            if self.ra.val().get_bit(0) {
+                self.q0.next = self.m3.q.val();
+                self.q1.next = self.m0.q.val();
+            }
         }
     }
 }
