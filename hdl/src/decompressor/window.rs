@@ -486,9 +486,9 @@ impl<
         // ---- the loop
         self.qd.ra.next = self.rp.q.val();
         self.qt.ra.next = self.rh.q.val();
-        // The last flags are read where the copy loads (`rh`), not at `rp`: `rp`'s decode
-        // is shared with the window's read multiplexers and placed by them (issue 17: `rp` →
-        // `l0r` was the longest path at E = 16).
+        // The last flags are read where the copy loads (`rh`), not at `rp`: `rp` drives the
+        // window's read multiplexers and is placed by them (issue 17: `rp` → `l0r` was the
+        // longest path at E = 16).
         self.qc.ra.next = self.rh.q.val();
         self.hp.t.next = self.ht.q.val();
         self.hp.s.next = self.sr.q.val();
