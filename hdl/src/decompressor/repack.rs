@@ -85,6 +85,8 @@ pub struct Repack<const P: usize, const E: usize, const PW: usize> {
     yvr: DFF<Bit>,
     /// The input register's beat brings the beat being filled to this many lanes.
     tot: Signal<Local, Bits<7>>,
+    /// Stage 2's beat completes the beat being filled (`t1 ≥ P`; registered as `f2`).
+    full1: Signal<Local, Bit>,
     p7: Constant<Bits<7>>,
     zero7: Constant<Bits<7>>,
 }
@@ -132,6 +134,7 @@ impl<const P: usize, const E: usize, const PW: usize> Default for Repack<P, E, P
             ylr: Default::default(),
             yvr: Default::default(),
             tot: Default::default(),
+            full1: Default::default(),
             p7: Constant::new((P as u64).into()),
             zero7: Constant::new(0.into()),
         }
@@ -185,6 +188,7 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
             self.v1.d.next = self.v0.q.val();
         }
         // ---- stage 3: and by its high bits: placed at the offset, split there
+        self.full1.next = self.t1.q.val() >= self.p7.val();
         self.rot.x2.next = self.r1.q.val();
         self.rot.n2.next = self.o1.q.val().get_bits::<3>(3);
         self.tho.n.next = self.o1.q.val();
@@ -198,9 +202,8 @@ impl<const P: usize, const E: usize, const PW: usize> Logic for Repack<P, E, PW>
             self.t2.d.next = self.t1.q.val();
             self.l2.d.next = self.l1.q.val();
             self.v2.d.next = self.v1.q.val();
-            self.f2.d.next = self.t1.q.val() >= self.p7.val();
-            self.g2.d.next =
-                self.v1.q.val() & ((self.t1.q.val() >= self.p7.val()) | self.l1.q.val());
+            self.f2.d.next = self.full1.val();
+            self.g2.d.next = self.v1.q.val() & (self.full1.val() | self.l1.q.val());
         }
         // ---- stage 4: the beat being filled, the output beat
         self.h.d.next = self.h.q.val() | self.lo.q.val();

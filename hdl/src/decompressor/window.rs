@@ -155,7 +155,7 @@ pub struct Window<
     /// `rp` and `hv` as they will be next cycle.
     rpn: Signal<Local, Bits<2>>,
     hvn: Signal<Local, Bit>,
-    /// What `rh` moves by: `pop + hvn - hv` (mod 4).
+    /// What `rh` moves by with `hv`: `hvn - hv` (mod 4).
     rhd: Signal<Local, Bits<2>>,
     ht: EnReg<TW>,
     hp: HeadPick<P, TW>,
@@ -206,7 +206,6 @@ pub struct Window<
     p7: Constant<Bits<7>>,
     none7: Constant<Bits<7>>,
     one2: Constant<Bits<2>>,
-    two2: Constant<Bits<2>>,
     three2: Constant<Bits<2>>,
     zero2: Constant<Bits<2>>,
     one3: Constant<Bits<3>>,
@@ -321,7 +320,6 @@ impl<
             p7: Constant::new((P as u64).into()),
             none7: Constant::new(127.into()),
             one2: Constant::new(1.into()),
-            two2: Constant::new(2.into()),
             three2: Constant::new(3.into()),
             zero2: Constant::new(0.into()),
             one3: Constant::new(1.into()),
@@ -551,27 +549,20 @@ impl<
             self.occ.d.next = self.zero3.val();
             self.sr.d.next = self.zero7.val();
         }
-        // rh = rp + hv moves by pop + hvn - hv.
+        // rh = rp + hv moves with `hv` (by hvn - hv) and with `rp` (by one on a pop).
         self.rhd.next = self.zero2.val();
-        if self.pop.val() {
-            if self.hvn.val() {
-                self.rhd.next = self.two2.val();
-                if self.hv.q.val() {
-                    self.rhd.next = self.one2.val();
-                }
-            } else if !self.hv.q.val() {
-                self.rhd.next = self.one2.val();
-            }
-        } else if self.hvn.val() {
-            if !self.hv.q.val() {
-                self.rhd.next = self.one2.val();
-            }
-        } else if self.hv.q.val() {
+        if self.hvn.val() & !self.hv.q.val() {
+            self.rhd.next = self.one2.val();
+        }
+        if !self.hvn.val() & self.hv.q.val() {
             self.rhd.next = self.three2.val();
         }
         self.hv.d.next = self.hvn.val();
         self.rp.d.next = self.rpn.val();
         self.rh.d.next = self.rh.q.val() + self.rhd.val();
+        if self.pop.val() {
+            self.rh.d.next = self.rh.q.val() + self.rhd.val() + self.one2.val();
+        }
         if self.clr.val() {
             self.rh.d.next = self.zero2.val();
         }
